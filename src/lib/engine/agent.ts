@@ -1,0 +1,668 @@
+// One agent's cognition for one step: observe, reflect, plan, react, act. Every function
+// here works through an AgentContext and so touches only its own agent.
+
+import { DAY, MINUTE, dayIndex, dayStart, formatClock12, formatDate, formatDateTime, minuteOfDay, parseClock } from './clock';
+import type { AgentContext } from './context';
+import type { MemoryRecord } from './memory';
+import type { ActionState, AgentState, DayPlan, PlanBlock, Subtask } from './state';
+import type { PersonaDef } from './types';
+import { splitAddress } from './world-index';
+
+export interface PerceivedEvent {
+	description: string;
+	distance: number;
+	/** the agent observed, when the event is an agent's action */
+	agent?: string;
+	agentName?: string;
+	activity?: string;
+	chatting?: boolean;
+	sleeping?: boolean;
+}
+
+const SLEEP_WORDS = /\b(sleep|sleeping|asleep|go(?:es|ing)? to bed|nap|napping)\b/i;
+
+export function isSleepActivity(activity: string): boolean {
+	return SLEEP_WORDS.test(activity);
+}
+
+export function isSleeping(agent: AgentState): boolean {
+	return isSleepActivity(agent.action.activity);
+}
+
+export function eventOf(agent: AgentState): string {
+	return `${agent.name} is ${agent.action.activity || 'idle'}`;
+}
+
+// ---------------------------------------------------------------------------
+// identity
+
+function personaOf(ctx: AgentContext): PersonaDef {
+	const p = ctx.sim.index.world.personas.find((x) => x.id === ctx.agent.id);
+	if (!p) throw new Error(`no persona for agent ${ctx.agent.id}`);
+	return p;
+}
+
+/** The paper's summary description: persona header plus a retrieved, model-written summary, cached a day. */
+export async function identity(ctx: AgentContext): Promise<string> {
+	const a = ctx.agent;
+	const today = dayIndex(ctx.now);
+	const p = personaOf(ctx);
+	const header = `Name: ${p.name} (age: ${p.age})\nInnate traits: ${p.innate}`;
+	if (a.summary && a.summary.day === today) return `${header}\n${a.summary.text}`;
+	const queries = [
+		`${p.name}'s core characteristics`,
+		`${p.name}'s current daily occupation`,
+		`${p.name}'s feeling about their recent progress in life`
+	];
+	const seen = new Set<string>();
+	const memories: string[] = [];
+	for (const q of queries) {
+		for (const m of await ctx.retrieve(q, 'summary description', 8)) {
+			if (!seen.has(m.id)) {
+				seen.add(m.id);
+				memories.push(m.description);
+			}
+		}
+	}
+	const answer = await ctx.ask<{ summary: string }>(
+		'agent_summary',
+		{
+			name: p.name,
+			age: p.age,
+			innate: p.innate,
+			learned: p.learned,
+			currently: p.currently,
+			lifestyle: p.lifestyle,
+			memories
+		},
+		'summary description'
+	);
+	const text = answer.value.summary?.trim() || `${p.learned} ${p.currently}`.trim();
+	a.summary = { day: today, text };
+	return `${header}\n${text}`;
+}
+
+// ---------------------------------------------------------------------------
+// planning
+
+function clampMinute(m: number): number {
+	return Math.min(24 * 60, Math.max(0, Math.round(m)));
+}
+
+/**
+ * Turns the model's blocks into a clean day: sorted, no overlaps or gaps from wake-up on, and
+ * sleep to midnight after the last block.
+ */
+export function normaliseBlocks(
+	raw: { start?: string; minutes?: number; activity?: string }[] | undefined,
+	from: number
+): PlanBlock[] {
+	const parsed: PlanBlock[] = [];
+	for (const b of raw ?? []) {
+		const start = typeof b.start === 'string' ? parseClock(b.start) : null;
+		const activity = (b.activity ?? '').trim();
+		if (start === null || !activity) continue;
+		const minutes = Number.isFinite(b.minutes) ? Math.max(5, Math.round(b.minutes as number)) : 60;
+		parsed.push({ start: clampMinute(start), minutes, activity, subtasks: null });
+	}
+	parsed.sort((x, y) => x.start - y.start);
+	const out: PlanBlock[] = [];
+	let cursor = from;
+	for (const b of parsed) {
+		const end = Math.min(24 * 60, b.start + b.minutes);
+		if (end <= cursor) continue;
+		const start = Math.max(cursor, b.start);
+		if (out.length > 0 && start > cursor) out[out.length - 1].minutes += start - cursor; // close gaps
+		const block: PlanBlock = { start: out.length === 0 ? from : start, minutes: 0, activity: b.activity, subtasks: null };
+		block.minutes = end - block.start;
+		if (block.minutes <= 0) continue;
+		out.push(block);
+		cursor = end;
+		if (isSleepActivity(b.activity)) break;
+	}
+	const last = out.at(-1);
+	if (!last || !isSleepActivity(last.activity)) {
+		out.push({ start: cursor, minutes: 24 * 60 - cursor, activity: 'sleeping', subtasks: null });
+	} else {
+		last.minutes = 24 * 60 - last.start;
+	}
+	return out.filter((b) => b.minutes > 0);
+}
+
+async function daySummary(ctx: AgentContext): Promise<string> {
+	const yesterdayStart = dayStart(ctx.now) - DAY;
+	const lived = ctx.stream.records
+		.filter((m) => m.created >= yesterdayStart && m.kind !== 'observation')
+		.slice(-40)
+		.map((m) => m.description);
+	if (lived.length === 0) return '';
+	const answer = await ctx.ask<{ summary: string }>(
+		'day_summary',
+		{ name: ctx.name, date: formatDate(yesterdayStart), memories: lived },
+		'plan: summary of yesterday'
+	);
+	return answer.value.summary?.trim() ?? '';
+}
+
+/** Daily agenda (5-8 broad strokes), then an hour-level schedule; both stored as plan memories. */
+export async function planDay(ctx: AgentContext): Promise<void> {
+	const a = ctx.agent;
+	const p = personaOf(ctx);
+	const today = dayIndex(ctx.now);
+	const date = formatDate(ctx.now);
+	if (a.plan && a.plan.day !== today) a.yesterday = await daySummary(ctx);
+	if (ctx.state.ablate.planning) {
+		a.plan = { day: today, wakeMinute: 0, agenda: [], blocks: [] };
+		return;
+	}
+	const summary = await identity(ctx);
+	const daily = await ctx.ask<{ wake_hour: number; agenda: string[] }>(
+		'daily_plan',
+		{
+			name: p.name,
+			summary,
+			date,
+			yesterday: a.yesterday || `${p.firstName} has no particular memories of yesterday.`,
+			requirement: `${p.lifestyle}. ${p.dailyPlanRequirement}`
+		},
+		'plan: daily agenda'
+	);
+	const wakeHour = Math.min(12, Math.max(3, Math.round(daily.value.wake_hour ?? 7)));
+	const agenda = (daily.value.agenda ?? []).filter((x) => typeof x === 'string' && x.trim());
+	const context = await ctx.retrieve(`${p.name}'s plans, commitments and intentions for ${date}`, 'plan: hourly schedule', 15);
+	const hourly = await ctx.ask<{ blocks: { start: string; minutes: number; activity: string }[] }>(
+		'hourly_schedule',
+		{
+			name: p.name,
+			summary,
+			date,
+			wake_hour: wakeHour,
+			agenda,
+			memories: context.map((m) => m.description)
+		},
+		'plan: hourly schedule'
+	);
+	const wakeMinute = wakeHour * 60;
+	const blocks = normaliseBlocks(hourly.value.blocks, wakeMinute);
+	a.plan = { day: today, wakeMinute, agenda, blocks };
+	const base = dayStart(ctx.now);
+	await ctx.memorize([
+		{
+			kind: 'plan',
+			description: `${p.firstName}'s plan for ${date}: wake up at ${formatClock12(wakeMinute)}; ${agenda.join('; ')}`,
+			plan: { address: '', start: base + wakeMinute * MINUTE, minutes: 24 * 60 - wakeMinute }
+		},
+		...blocks.map((b) => ({
+			kind: 'plan' as const,
+			description: `${p.firstName} plans ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
+			plan: { address: '', start: base + b.start * MINUTE, minutes: b.minutes }
+		}))
+	]);
+	ctx.out.events.push({ kind: 'plan', agent: a.id, day: today });
+}
+
+/** Regenerates the rest of today's schedule from now, after a reaction or an inner voice. */
+export async function replan(ctx: AgentContext, reason: string): Promise<void> {
+	const a = ctx.agent;
+	const plan = a.plan;
+	if (!plan || ctx.state.ablate.planning) return;
+	const now = minuteOfDay(ctx.now);
+	const remaining = plan.blocks.filter((b) => b.start + b.minutes > now);
+	const answer = await ctx.ask<{ blocks: { start: string; minutes: number; activity: string }[] }>(
+		'replan',
+		{
+			name: a.name,
+			summary: await identity(ctx),
+			time: formatDateTime(ctx.now),
+			reaction: reason,
+			remaining: remaining.map((b) => `${formatClock12(b.start)} (${b.minutes} min): ${b.activity}`)
+		},
+		'plan: replan after a reaction'
+	);
+	if (answer.failsafe || !answer.value.blocks?.length) return;
+	const kept = plan.blocks.filter((b) => b.start + b.minutes <= now);
+	const past = plan.blocks.find((b) => b.start <= now && b.start + b.minutes > now);
+	if (past && past.start < now) kept.push({ ...past, minutes: now - past.start });
+	const fresh = normaliseBlocks(answer.value.blocks, now);
+	plan.blocks = [...kept, ...fresh];
+	const date = formatDate(ctx.now);
+	await ctx.memorize(
+		fresh.map((b) => ({
+			kind: 'plan' as const,
+			description: `${a.name.split(' ')[0]} now plans ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
+			plan: { address: '', start: dayStart(ctx.now) + b.start * MINUTE, minutes: b.minutes }
+		}))
+	);
+	// The current action stops so the next step starts the new plan.
+	a.action.end = ctx.now;
+}
+
+/** 5-15 minute steps of a block, stored as plan memories; durations are made to fill the block. */
+async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Subtask[]> {
+	const a = ctx.agent;
+	const answer = await ctx.ask<{ subtasks: Subtask[] }>(
+		'decompose_task',
+		{
+			name: a.name,
+			summary: await identity(ctx),
+			activity: block.activity,
+			start: formatClock12(block.start),
+			minutes: block.minutes
+		},
+		'plan: decompose into 5-15 minute steps'
+	);
+	const raw = (answer.value.subtasks ?? []).filter((s) => s && typeof s.activity === 'string' && s.activity.trim());
+	let subtasks: Subtask[] = raw.map((s) => ({
+		activity: s.activity.trim(),
+		minutes: Math.max(1, Math.round(Number(s.minutes) || 10))
+	}));
+	if (subtasks.length === 0) subtasks = [{ activity: block.activity, minutes: block.minutes }];
+	// Scale to the block: the last step absorbs rounding.
+	const total = subtasks.reduce((s, t) => s + t.minutes, 0);
+	let used = 0;
+	subtasks = subtasks.map((t, i) => {
+		const minutes = i === subtasks.length - 1 ? block.minutes - used : Math.max(1, Math.round((t.minutes * block.minutes) / total));
+		used += minutes;
+		return { activity: t.activity, minutes };
+	}).filter((t) => t.minutes > 0);
+	block.subtasks = subtasks;
+	let start = block.start;
+	const date = formatDate(ctx.now);
+	const base = dayStart(ctx.now);
+	await ctx.memorize(
+		subtasks.map((t) => {
+			const item = {
+				kind: 'plan' as const,
+				description: `${a.name.split(' ')[0]} plans to be ${t.activity} at ${formatClock12(start)} on ${date}`,
+				plan: { address: '', start: base + start * MINUTE, minutes: t.minutes }
+			};
+			start += t.minutes;
+			return item;
+		})
+	);
+	return subtasks;
+}
+
+// ---------------------------------------------------------------------------
+// locations
+
+function homeParts(ctx: AgentContext): [string, string] {
+	const [sector, arena] = splitAddress(personaOf(ctx).home);
+	return [sector, arena];
+}
+
+/** Walks the agent's own environment tree: sector, arena, object, each chosen by the model. */
+export async function chooseLocation(ctx: AgentContext, activity: string): Promise<string> {
+	const a = ctx.agent;
+	const [homeSector, homeArena] = homeParts(ctx);
+	if (isSleepActivity(activity)) {
+		const objects = a.spatial[homeSector]?.[homeArena] ?? [];
+		const bed = objects.find((o) => /\bbed\b/i.test(o));
+		return bed ? `${homeSector}:${homeArena}:${bed}` : `${homeSector}:${homeArena}`;
+	}
+	const memoKey = `${activity}|${a.spatialVersion}`;
+	const remembered = a.memo.place[memoKey];
+	if (remembered !== undefined) return remembered;
+
+	const index = ctx.sim.index;
+	const here = splitAddress(index.addressOf(a.tile));
+	const sectors = Object.keys(a.spatial).sort();
+	const pickSector = sectors.length === 1 ? sectors[0] : (
+		await ctx.ask<{ choice: string }>(
+			'choose_sector',
+			{ name: a.name, activity, current: here[0] ?? homeSector, home: homeSector, options: sectors },
+			'location: sector'
+		)
+	).value.choice;
+	const sector = sectors.includes(pickSector) ? pickSector : sectors.includes(here[0]) ? here[0] : homeSector;
+	const arenas = Object.keys(a.spatial[sector] ?? {}).sort();
+	if (arenas.length === 0) return '';
+	const currentArena = here[0] === sector ? here[1] : arenas[0];
+	const pickArena = arenas.length === 1 ? arenas[0] : (
+		await ctx.ask<{ choice: string }>(
+			'choose_arena',
+			{ name: a.name, activity, sector, current: currentArena ?? '', options: arenas },
+			'location: arena'
+		)
+	).value.choice;
+	const arena = arenas.includes(pickArena) ? pickArena : arenas.includes(currentArena) ? currentArena : arenas[0];
+	const objects = [...(a.spatial[sector]?.[arena] ?? [])].sort();
+	let address = `${sector}:${arena}`;
+	if (objects.length > 0) {
+		const pickObject = objects.length === 1 ? objects[0] : (
+			await ctx.ask<{ choice: string }>(
+				'choose_object',
+				{ name: a.name, activity, arena: `${sector}:${arena}`, options: objects },
+				'location: object'
+			)
+		).value.choice;
+		if (objects.includes(pickObject)) address = `${sector}:${arena}:${pickObject}`;
+	}
+	a.memo.place[memoKey] = address;
+	return address;
+}
+
+/** A walkable tile to stand on for an address: the object's access tiles or the arena's floor. */
+export function targetTile(ctx: AgentContext, address: string): number | null {
+	const index = ctx.sim.index;
+	const parts = splitAddress(address);
+	const entry = index.arena(`${parts[0]}:${parts[1]}`);
+	if (!entry) return null;
+	const object = parts.length > 2 ? index.objects.get(address)?.object : undefined;
+	const choices = object && object.access.length > 0 ? object.access : entry.arena.walkable;
+	if (choices.length === 0) return null;
+	if (choices.includes(ctx.agent.tile)) return ctx.agent.tile;
+	// Nearest few by straight distance, one of them by the seeded draw: agents spread out.
+	const [ax, ay] = index.xy(ctx.agent.tile);
+	const ranked = [...choices]
+		.map((t) => {
+			const [x, y] = index.xy(t);
+			return { t, d: Math.abs(x - ax) + Math.abs(y - ay) };
+		})
+		.sort((p, q) => p.d - q.d || p.t - q.t)
+		.slice(0, object ? 3 : 8);
+	return ranked[Math.floor(ctx.rng('target')() * ranked.length)].t;
+}
+
+// ---------------------------------------------------------------------------
+// acting
+
+async function emojiFor(ctx: AgentContext, activity: string): Promise<string> {
+	const memo = ctx.agent.memo.emoji;
+	if (memo[activity] !== undefined) return memo[activity];
+	const answer = await ctx.ask<{ emoji: string }>('action_emoji', { activity }, 'action: emoji');
+	const emoji = answer.value.emoji?.trim() || '🙂';
+	if (!answer.failsafe) memo[activity] = emoji;
+	return emoji;
+}
+
+async function objectStateFor(ctx: AgentContext, activity: string, object: string): Promise<string> {
+	const key = `${activity}|${object}`;
+	const memo = ctx.agent.memo.objectState;
+	if (memo[key] !== undefined) return memo[key];
+	const answer = await ctx.ask<{ state: string }>(
+		'object_state',
+		{ name: ctx.name, activity, object },
+		'action: object state'
+	);
+	const state = answer.value.state?.trim() || 'in use';
+	if (!answer.failsafe) memo[key] = state;
+	return state;
+}
+
+interface Due {
+	activity: string;
+	end: number;
+	planRef: string;
+}
+
+/** What the plan says the agent should be doing now, decomposing the hour block when needed. */
+async function dueActivity(ctx: AgentContext): Promise<Due> {
+	const plan = ctx.agent.plan;
+	const minute = minuteOfDay(ctx.now);
+	const base = dayStart(ctx.now);
+	if (!plan || plan.blocks.length === 0) {
+		return { activity: 'idle', end: ctx.now + 15 * MINUTE, planRef: '' };
+	}
+	if (minute < plan.wakeMinute) {
+		return { activity: 'sleeping', end: base + plan.wakeMinute * MINUTE, planRef: 'wake' };
+	}
+	const bi = findBlock(plan, minute);
+	const block = plan.blocks[bi];
+	const blockEnd = base + (block.start + block.minutes) * MINUTE;
+	if (isSleepActivity(block.activity)) return { activity: block.activity, end: blockEnd, planRef: `${bi}` };
+	const subtasks = block.subtasks ?? (await decompose(ctx, block));
+	let start = block.start;
+	for (let si = 0; si < subtasks.length; si++) {
+		const end = start + subtasks[si].minutes;
+		if (minute < end || si === subtasks.length - 1) {
+			return { activity: subtasks[si].activity, end: base + end * MINUTE, planRef: `${bi}.${si}` };
+		}
+		start = end;
+	}
+	return { activity: block.activity, end: blockEnd, planRef: `${bi}` };
+}
+
+function findBlock(plan: DayPlan, minute: number): number {
+	let found = 0;
+	plan.blocks.forEach((b, i) => {
+		if (b.start <= minute) found = i;
+	});
+	return found;
+}
+
+/** Starts the next action: where (tree walk), how it shows (emoji), what it does to an object. */
+export async function nextAction(ctx: AgentContext, stepMs: number): Promise<void> {
+	const a = ctx.agent;
+	const due = await dueActivity(ctx);
+	const continuing = due.planRef !== '' && due.planRef === a.action.planRef && due.activity === a.action.activity;
+	const address = continuing ? a.action.address : await chooseLocation(ctx, due.activity);
+	const emoji = continuing ? a.action.emoji : await emojiFor(ctx, due.activity);
+	const parts = splitAddress(address);
+	const object = parts.length > 2 ? address : '';
+	const objectState = object ? (continuing ? a.action.objectState : await objectStateFor(ctx, due.activity, parts[2])) : '';
+	const goal = address ? targetTile(ctx, address) : null;
+	const path = goal === null ? [] : (ctx.sim.pathfinder.find(a.tile, goal) ?? []);
+	const action: ActionState = {
+		activity: due.activity,
+		emoji,
+		address,
+		object,
+		objectState,
+		start: ctx.now,
+		end: Math.max(due.end, ctx.now + stepMs),
+		path,
+		chatWith: '',
+		planRef: due.planRef
+	};
+	a.action = action;
+	if (!continuing) {
+		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: isSleepActivity(due.activity) ? 1 : undefined }]);
+	}
+}
+
+// ---------------------------------------------------------------------------
+// reacting
+
+export interface ReactDecision {
+	talk: boolean;
+	reaction: string;
+}
+
+async function relationship(ctx: AgentContext, otherName: string, about: string, purpose: string): Promise<string> {
+	const seen = new Set<string>();
+	const memories: string[] = [];
+	const queries = [`${ctx.name}'s relationship with ${otherName}`, about];
+	for (const q of queries) {
+		for (const m of await ctx.retrieve(q, purpose, 10)) {
+			if (!seen.has(m.id)) {
+				seen.add(m.id);
+				memories.push(m.description);
+			}
+		}
+	}
+	if (memories.length === 0) return `${ctx.name} does not know ${otherName}.`;
+	const answer = await ctx.ask<{ summary: string }>(
+		'context_summary',
+		{ name: ctx.name, other: otherName, memories },
+		`${purpose}: relationship summary`
+	);
+	return answer.value.summary?.trim() || memories.slice(0, 3).join(' ');
+}
+
+/** The paper's reaction prompt for a newly seen agent: continue, react (re-plan), or talk. */
+export async function react(ctx: AgentContext, e: PerceivedEvent): Promise<ReactDecision | null> {
+	const a = ctx.agent;
+	if (!e.agent || !e.agentName || e.sleeping || e.chatting) return null;
+	const cooldown = ctx.state.settings.conversation.cooldownMinutes * MINUTE;
+	const lastChat = a.lastChat[e.agent];
+	if (lastChat !== undefined && ctx.now - lastChat < cooldown) return null;
+	const lastReact = a.lastReact[e.agent];
+	if (lastReact !== undefined && ctx.now - lastReact < cooldown / 2) return null;
+	a.lastReact[e.agent] = ctx.now;
+	const context = await relationship(ctx, e.agentName, e.description, 'reaction');
+	const answer = await ctx.ask<{ react: boolean; talk: boolean; reaction: string }>(
+		'react',
+		{
+			name: a.name,
+			summary: await identity(ctx),
+			time: formatDateTime(ctx.now),
+			status: a.action.activity,
+			observation: e.description,
+			other: e.agentName,
+			other_status: e.activity ?? '',
+			context,
+			hours_since_chat: Math.min(999, ctx.hoursSince(lastChat))
+		},
+		'reaction: continue, react or talk'
+	);
+	if (answer.failsafe) return null;
+	return { talk: answer.value.talk === true, reaction: answer.value.react ? (answer.value.reaction ?? '').trim() : '' };
+}
+
+// ---------------------------------------------------------------------------
+// dialogue
+
+export async function converse(
+	ctxA: AgentContext,
+	ctxB: AgentContext,
+	stepMs: number,
+	id: string
+): Promise<{ lines: { speaker: string; text: string }[]; address: string }> {
+	const A = ctxA.agent;
+	const B = ctxB.agent;
+	const address = ctxA.sim.index.addressOf(A.tile);
+	const relA = await relationship(ctxA, B.name, `${B.name} is ${B.action.activity}`, 'conversation');
+	const relB = await relationship(ctxB, A.name, `${A.name} is ${A.action.activity}`, 'conversation');
+	const maxLines = ctxA.state.settings.conversation.maxTurns * 2;
+	const lines: { speaker: string; text: string }[] = [];
+	const history: string[] = [];
+	for (let turn = 0; turn < maxLines; turn++) {
+		const [me, other, rel] = turn % 2 === 0 ? [ctxA, B, relA] : [ctxB, A, relB];
+		// What the speaker has on its mind (its salient news and plans) and what bears on the
+		// last line: the first is what lets information travel from agent to agent.
+		const last = lines.at(-1)?.text ?? `${other.name}`;
+		const onMind = await me.retrieve(`${me.name}'s news, plans and intentions`, 'conversation: what is on my mind', 3);
+		const relevant = await me.retrieve(last, 'conversation: what to say', 10);
+		const memories = [...new Map([...onMind, ...relevant].map((m) => [m.id, m])).values()];
+		const answer = await me.ask<{ utterance: string; end: boolean }>(
+			'dialogue_turn',
+			{
+				name: me.name,
+				summary: await identity(me),
+				other: other.name,
+				relationship: rel,
+				place: address,
+				time: formatDateTime(me.now),
+				memories: memories.map((m) => m.description),
+				history
+			},
+			'conversation: next line'
+		);
+		const text = answer.value.utterance?.trim() ?? '';
+		if (!text) break;
+		lines.push({ speaker: me.agent.id, text });
+		history.push(`${me.name}: ${text}`);
+		if (answer.value.end && lines.length >= 2) break;
+	}
+	const minutes = Math.max(1, Math.ceil(lines.length / 2));
+	for (const [me, other] of [[ctxA, B], [ctxB, A]] as const) {
+		const memo = await me.ask<{ summary: string; plan_note: string }>(
+			'conversation_memo',
+			{ name: me.name, other: other.name, transcript: history },
+			'conversation: what to remember'
+		);
+		const summary = memo.value.summary?.trim() || `${me.name} talked with ${other.name}`;
+		const items: Parameters<AgentContext['memorize']>[0] = [{ kind: 'conversation', description: summary, with: other.id }];
+		const note = memo.value.plan_note?.trim();
+		if (note) items.push({ kind: 'thought', description: note, with: other.id });
+		await me.memorize(items);
+		const agent = me.agent;
+		agent.lastChat[other.id] = me.now + minutes * MINUTE;
+		agent.action = {
+			...agent.action,
+			activity: `chatting with ${other.name}`,
+			emoji: '💬',
+			start: me.now,
+			end: me.now + Math.max(minutes * MINUTE, stepMs),
+			path: [],
+			chatWith: other.id,
+			object: '',
+			objectState: '',
+			// Re-derive the plan item when the chat ends.
+			planRef: `chat:${id}`
+		};
+	}
+	return { lines, address };
+}
+
+// ---------------------------------------------------------------------------
+// reflection
+
+/** Questions over the 100 most recent memories, retrieval per question, insights citing evidence. */
+export async function reflect(ctx: AgentContext): Promise<MemoryRecord[]> {
+	const a = ctx.agent;
+	a.importanceSinceReflection = 0;
+	const recent = ctx.stream.recent(100, ctx.hiddenKinds());
+	if (recent.length === 0) return [];
+	const qs = await ctx.ask<{ questions: string[] }>(
+		'reflection_questions',
+		{ name: a.name, memories: recent.map((m) => m.description) },
+		'reflection: salient questions'
+	);
+	if (qs.failsafe) return [];
+	const created: MemoryRecord[] = [];
+	for (const question of (qs.value.questions ?? []).slice(0, 3)) {
+		if (typeof question !== 'string' || !question.trim()) continue;
+		const evidence = await ctx.retrieve(question, 'reflection: evidence');
+		if (evidence.length === 0) continue;
+		const answer = await ctx.ask<{ insights: { insight: string; evidence: number[] }[] }>(
+			'reflection_insights',
+			{ name: a.name, question, memories: evidence.map((m) => m.description) },
+			'reflection: insights'
+		);
+		if (answer.failsafe) continue;
+		const items = (answer.value.insights ?? []).slice(0, 5).flatMap((ins) => {
+			const text = ins?.insight?.trim();
+			if (!text) return [];
+			const cited = (ins.evidence ?? [])
+				.filter((n) => Number.isInteger(n) && n >= 1 && n <= evidence.length)
+				.map((n) => evidence[n - 1].id);
+			return [{ kind: 'reflection' as const, description: text, evidence: [...new Set(cited)] }];
+		});
+		created.push(...(await ctx.memorize(items)));
+	}
+	if (created.length > 0) ctx.out.events.push({ kind: 'reflection', agent: a.id, memories: created.map((m) => m.id) });
+	return created;
+}
+
+// ---------------------------------------------------------------------------
+// user questions
+
+export async function interview(ctx: AgentContext, interviewer: string, question: string): Promise<{ answer: string; memories: MemoryRecord[] }> {
+	const memories = await ctx.retrieve(question, 'interview');
+	const answer = await ctx.ask<{ answer: string }>(
+		'interview',
+		{
+			name: ctx.name,
+			summary: await identity(ctx),
+			interviewer,
+			question,
+			time: formatDateTime(ctx.now),
+			memories: memories.map((m) => m.description)
+		},
+		'interview'
+	);
+	return { answer: answer.value.answer?.trim() ?? '', memories };
+}
+
+export async function innerVoice(ctx: AgentContext, directive: string): Promise<void> {
+	const answer = await ctx.ask<{ thought: string }>(
+		'inner_voice',
+		{ name: ctx.name, summary: await identity(ctx), directive },
+		'inner voice'
+	);
+	const thought = answer.value.thought?.trim() || directive;
+	await ctx.memorize([{ kind: 'thought', description: thought }]);
+	ctx.agent.replan = thought;
+}

@@ -1,0 +1,182 @@
+// Per-agent, per-step working context: the agent's own state, its memory stream, the model,
+// and what the step produces. Cognition code touches nothing else, which is what lets agents
+// think concurrently without changing the outcome.
+
+import { HOUR } from './clock';
+import { MEMORY_KINDS, MemoryStream, topK, type MemoryKind, type MemoryRecord } from './memory';
+import type { ModelAnswer, ModelPort, TemplateId, TemplateVars } from './model';
+import { rngFor } from './rng';
+import type {
+	AgentState,
+	ConversationRecord,
+	RetrievalTrace,
+	SimState,
+	StepEvent
+} from './state';
+import type { RetrievalSettings } from './types';
+import type { WorldIndex } from './world-index';
+import type { PathFinder } from './path';
+
+export interface StepOutput {
+	/** the step that was carried out (the state is now at step + 1) */
+	step: number;
+	time: number;
+	memories: MemoryRecord[];
+	traces: RetrievalTrace[];
+	conversations: ConversationRecord[];
+	events: StepEvent[];
+}
+
+export function emptyOutput(step: number, time: number): StepOutput {
+	return { step, time, memories: [], traces: [], conversations: [], events: [] };
+}
+
+export interface NewMemory {
+	kind: MemoryKind;
+	description: string;
+	evidence?: string[];
+	plan?: { address: string; start: number; minutes: number };
+	with?: string;
+	/** a fixed rating, skipping the model (used for trivially mundane events) */
+	importance?: number;
+}
+
+export class AgentContext {
+	private calls = 0;
+
+	constructor(
+		readonly agent: AgentState,
+		readonly stream: MemoryStream,
+		readonly sim: { state: SimState; index: WorldIndex; pathfinder: PathFinder },
+		readonly model: ModelPort,
+		/** call-key prefix: the step number, or e.g. "init" or "interview" */
+		readonly keyPrefix: string,
+		readonly now: number,
+		readonly out: StepOutput,
+		/** false for read-only questions (interviews): retrievals do not update last access */
+		readonly recordAccess = true
+	) {}
+
+	get state(): SimState {
+		return this.sim.state;
+	}
+
+	get name(): string {
+		return this.agent.name;
+	}
+
+	rng(label: string): () => number {
+		return rngFor(this.state.seed, this.keyPrefix, this.agent.id, label, this.calls);
+	}
+
+	retrievalSettings(): RetrievalSettings {
+		return { ...this.state.settings.retrieval, ...this.agent.settings?.retrieval };
+	}
+
+	async ask<T>(template: TemplateId, vars: TemplateVars, purpose: string): Promise<ModelAnswer<T>> {
+		const key = `${this.keyPrefix}/${this.agent.id}/${this.calls++}`;
+		const answer = await this.model.complete<T>({ template, vars, key, agent: this.agent.id, purpose });
+		if (answer.failsafe) this.out.events.push({ kind: 'failsafe', agent: this.agent.id, template });
+		return answer;
+	}
+
+	/** Memory kinds hidden from retrieval by the run's ablation. */
+	hiddenKinds(): MemoryKind[] {
+		const hidden: MemoryKind[] = [];
+		if (this.state.ablate.reflection) hidden.push('reflection');
+		if (this.state.ablate.planning) hidden.push('plan');
+		if (this.state.ablate.observation) hidden.push('observation');
+		return hidden;
+	}
+
+	/**
+	 * Retrieval as in the paper: recency, importance and relevance, each min-max normalised
+	 * over the candidates, weighted, top k. Records a trace that can rebuild the full table.
+	 */
+	async retrieve(query: string, purpose: string, k?: number): Promise<MemoryRecord[]> {
+		const stream = this.stream;
+		if (stream.size === 0) return [];
+		const settings = this.retrievalSettings();
+		const limit = k ?? settings.topK;
+		const hidden = this.hiddenKinds();
+		let candidates: number[] | undefined;
+		if (hidden.length > 0) {
+			candidates = [];
+			for (const r of stream.records) if (!hidden.includes(r.kind)) candidates.push(r.index);
+			if (candidates.length === 0) return [];
+		}
+		const [vector] = await this.model.embed([query]);
+		const rows = stream.score(vector, this.now, settings, candidates);
+		const picked = topK(rows, limit);
+		const indices = picked.map((i) => rows[i].index);
+		const kinds = hidden.length > 0 ? allKindsExcept(hidden) : null;
+		if (this.recordAccess) {
+			stream.touch(indices, this.now);
+			this.out.traces.push({
+				id: `${this.agent.id}/r${this.agent.retrievals++}`,
+				agent: this.agent.id,
+				step: this.state.step,
+				time: this.now,
+				purpose,
+				query,
+				weights: { ...settings.weights },
+				decay: settings.decay,
+				k: limit,
+				streamSize: stream.size,
+				kinds,
+				selected: indices.map((i) => stream.records[i].id),
+				scores: picked.map((i) => rows[i].score)
+			});
+		}
+		return indices.map((i) => stream.records[i]);
+	}
+
+	/** Adds memories: one embedding call and at most one (batched) importance call. */
+	async memorize(items: NewMemory[]): Promise<MemoryRecord[]> {
+		if (items.length === 0) return [];
+		const vectors = await this.model.embed(items.map((i) => i.description));
+		const memo = this.agent.memo.importance;
+		const ratings = items.map((i) => i.importance ?? memo[i.description]);
+		const unrated = items.map((_, n) => n).filter((n) => ratings[n] === undefined);
+		if (unrated.length > 0) {
+			const answer = await this.ask<{ ratings: number[] }>(
+				'importance',
+				{ name: this.name, memories: unrated.map((n) => items[n].description) },
+				'importance of new memories'
+			);
+			unrated.forEach((n, j) => {
+				const raw = answer.value.ratings?.[j];
+				const rating = Number.isFinite(raw) ? Math.min(10, Math.max(1, Math.round(raw))) : 3;
+				ratings[n] = rating;
+				if (!answer.failsafe) memo[items[n].description] = rating;
+			});
+		}
+		const records = items.map((item, n) => {
+			const rec = this.stream.add({
+				kind: item.kind,
+				description: item.description,
+				created: this.now,
+				step: this.state.step,
+				importance: ratings[n] as number,
+				evidence: item.evidence,
+				plan: item.plan,
+				with: item.with,
+				embedding: vectors[n]
+			});
+			if (item.kind !== 'plan' && item.kind !== 'reflection') {
+				this.agent.importanceSinceReflection += rec.importance;
+			}
+			return rec;
+		});
+		this.out.memories.push(...records);
+		return records;
+	}
+
+	hoursSince(ms: number | undefined): number {
+		return ms === undefined ? 999 : Math.floor((this.now - ms) / HOUR);
+	}
+}
+
+function allKindsExcept(hidden: MemoryKind[]): MemoryKind[] {
+	return MEMORY_KINDS.filter((k) => !hidden.includes(k));
+}

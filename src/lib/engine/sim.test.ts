@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { Simulation, type Snapshot } from './sim';
+import { createTestWorld, scriptedModel } from './testing';
+import type { MemoryRecord } from './memory';
+import { hash32 } from './rng';
+
+function digestOf(sim: Simulation): string {
+	let h = 0;
+	let n = 0;
+	sim.digest((chunk) => {
+		const text = typeof chunk === 'string' ? chunk : Array.from(chunk).join(',');
+		h = hash32(text, h);
+		n += text.length;
+	});
+	return `${h.toString(16)}:${n}`;
+}
+
+async function runFor(steps: number, seed = 1) {
+	const world = createTestWorld();
+	const model = scriptedModel();
+	const { sim, output } = await Simulation.create(world, { seed }, model);
+	const memories: MemoryRecord[] = [...output.memories];
+	const snapshots = new Map<number, Snapshot>();
+	for (let i = 0; i < steps; i++) {
+		if (i % 50 === 0) snapshots.set(i, sim.snapshot());
+		const out = await sim.step([], model);
+		memories.push(...out.memories);
+	}
+	return { world, sim, model, memories, snapshots };
+}
+
+describe('Simulation', () => {
+	it('is deterministic: the same seed and answers give the same state', async () => {
+		const a = await runFor(240);
+		const b = await runFor(240);
+		expect(digestOf(a.sim)).toBe(digestOf(b.sim));
+		expect(a.sim.state.step).toBe(240);
+	});
+
+	it('restoring a snapshot and continuing equals running straight through', async () => {
+		const full = await runFor(200);
+		const half = await runFor(100);
+		const snap = half.sim.snapshot();
+		const restored = Simulation.restore(half.world, JSON.parse(JSON.stringify(snap)), half.memories, 64);
+		expect(digestOf(restored)).toBe(digestOf(half.sim));
+		const model = scriptedModel();
+		for (let i = 0; i < 100; i++) await restored.step([], model);
+		expect(digestOf(restored)).toBe(digestOf(full.sim));
+	});
+
+	it('agents plan, move along walkable tiles and store memories of several kinds', async () => {
+		const { sim, world } = await runFor(180);
+		for (const a of sim.state.agents) {
+			expect(a.plan?.blocks.length).toBeGreaterThan(2);
+			expect(world.collision[a.tile]).toBe(0);
+			const kinds = new Set(sim.stream(a.id).records.map((m) => m.kind));
+			expect(kinds.has('plan')).toBe(true);
+			expect(kinds.has('observation')).toBe(true);
+		}
+		// by 10:00 the cafe workers are at the cafe
+		const atCafe = sim.state.agents.filter((a) => sim.index.addressOf(a.tile).startsWith('Cafe'));
+		expect(atCafe.length).toBeGreaterThan(0);
+	});
+
+	it('news passes through conversations', async () => {
+		const { sim } = await runFor(300);
+		const knows = sim.state.agents.filter((a) => sim.stream(a.id).records.some((m) => /picnic/.test(m.description)));
+		expect(knows.length).toBeGreaterThan(1);
+	});
+
+	it('applies inputs: a set object state is perceived, a whisper becomes a thought', async () => {
+		const world = createTestWorld();
+		const model = scriptedModel();
+		const { sim } = await Simulation.create(world, { seed: 3 }, model);
+		expect(sim.validateInput({ type: 'set-object', address: 'Nowhere:x:y', state: 'on fire' })).toMatch(/unknown object/);
+		await sim.step([{ type: 'set-object', address: 'House:bedroom:desk', state: 'on fire' }, { type: 'whisper', agent: 'ana-alder', text: 'visit the street' }], model);
+		await sim.step([], model);
+		const ana = sim.stream('ana-alder').records.map((m) => m.description);
+		expect(ana.some((d) => d === 'desk is on fire')).toBe(true);
+		expect(ana.some((d) => d === 'I should visit the street')).toBe(true);
+		await expect(sim.step([{ type: 'whisper', agent: 'nobody', text: 'x' }], model)).rejects.toThrow(/unknown agent/);
+	});
+});

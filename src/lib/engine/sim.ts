@@ -1,0 +1,471 @@
+// The simulation: state + memory streams + one `step`. Time moves only by `step`; everything
+// that changes the world from outside is a named input; the model is passed in. The same world,
+// seed, inputs and model answers give the same state, bit for bit.
+
+import {
+	converse,
+	eventOf,
+	innerVoice,
+	interview,
+	isSleeping,
+	nextAction,
+	planDay,
+	react,
+	reflect,
+	replan,
+	type PerceivedEvent
+} from './agent';
+import { canonicalJson } from './canonical';
+import { dayIndex, timeAtStep } from './clock';
+import { AgentContext, emptyOutput, type StepOutput } from './context';
+import { MemoryStream, type MemoryRecord } from './memory';
+import type { ModelPort } from './model';
+import { PathFinder } from './path';
+import {
+	NO_ABLATION,
+	STATE_SCHEMA,
+	type Ablation,
+	type AgentState,
+	type SimState
+} from './state';
+import type { PerceptionSettings, PersonaDef, Settings, WorldDef } from './types';
+import { WorldIndex, splitAddress } from './world-index';
+
+export type { StepOutput } from './context';
+
+/** Inputs from outside the simulation, applied at the start of a step and kept in the run log. */
+export type SimInput =
+	| { type: 'whisper'; agent: string; text: string }
+	| { type: 'set-object'; address: string; state: string };
+
+export interface Snapshot {
+	schema: number;
+	state: SimState;
+	/** per agent: how many memories the stream held, and their last-access times */
+	memory: Record<string, { size: number; lastAccess: number[] }>;
+}
+
+export interface AgentView {
+	id: string;
+	name: string;
+	x: number;
+	y: number;
+	activity: string;
+	emoji: string;
+	address: string;
+	chatWith: string;
+	path: [number, number][];
+}
+
+export interface CreateOptions {
+	seed: number;
+	settings?: Settings;
+	ablate?: Ablation;
+}
+
+export class Simulation {
+	readonly index: WorldIndex;
+	readonly pathfinder: PathFinder;
+	readonly streams = new Map<string, MemoryStream>();
+
+	private constructor(
+		readonly world: WorldDef,
+		public state: SimState,
+		readonly dimensions: number
+	) {
+		this.index = new WorldIndex(world);
+		this.pathfinder = new PathFinder(world.width, world.height, world.collision);
+		for (const a of state.agents) this.streams.set(a.id, new MemoryStream(a.id, dimensions));
+	}
+
+	/** A fresh run at step 0: agents at their spawns, seed memories stored. */
+	static async create(world: WorldDef, opts: CreateOptions, model: ModelPort): Promise<{ sim: Simulation; output: StepOutput }> {
+		const settings = structuredClone(opts.settings ?? world.settings);
+		const personas = [...world.personas].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+		const state: SimState = {
+			schema: STATE_SCHEMA,
+			world: world.id,
+			seed: opts.seed,
+			step: 0,
+			settings,
+			ablate: { ...NO_ABLATION, ...opts.ablate },
+			objects: {},
+			agents: []
+		};
+		const sim = new Simulation(world, state, model.dimensions);
+		for (const sector of world.sectors) {
+			for (const arena of sector.arenas) for (const o of arena.objects) state.objects[o.address] = o.defaultState;
+		}
+		for (const p of personas) {
+			state.agents.push(sim.newAgent(p));
+			sim.streams.set(p.id, new MemoryStream(p.id, model.dimensions));
+		}
+		const now = sim.time;
+		const output = emptyOutput(-1, now);
+		await Promise.all(
+			state.agents.map(async (a) => {
+				const ctx = sim.context(a, model, 'init', output);
+				const p = personas.find((x) => x.id === a.id) as PersonaDef;
+				const seeds = world.seeds.filter((s) => s.agent === a.id).map((s) => s.memory);
+				await ctx.memorize([...p.seedMemories, ...seeds].map((description) => ({ kind: 'thought' as const, description })));
+				a.importanceSinceReflection = 0;
+			})
+		);
+		sim.sortOutput(output);
+		return { sim, output };
+	}
+
+	/** Rebuilds a simulation from a snapshot and the run's memory log (records in any order). */
+	static restore(world: WorldDef, snap: Snapshot, memories: Iterable<MemoryRecord>, dimensions: number): Simulation {
+		if (snap.schema !== STATE_SCHEMA || snap.state.schema !== STATE_SCHEMA) {
+			throw new Error(`snapshot schema ${snap.schema} is not supported (expected ${STATE_SCHEMA})`);
+		}
+		const sim = new Simulation(world, structuredClone(snap.state), dimensions);
+		const byAgent = new Map<string, MemoryRecord[]>();
+		for (const m of memories) {
+			const size = snap.memory[m.agent]?.size ?? 0;
+			if (m.index >= size) continue;
+			let list = byAgent.get(m.agent);
+			if (!list) byAgent.set(m.agent, (list = []));
+			list[m.index] = m;
+		}
+		for (const a of sim.state.agents) {
+			const stream = sim.streams.get(a.id) as MemoryStream;
+			const info = snap.memory[a.id] ?? { size: 0, lastAccess: [] };
+			const list = byAgent.get(a.id) ?? [];
+			for (let i = 0; i < info.size; i++) {
+				const m = list[i];
+				if (!m) throw new Error(`memory log lacks memory ${i} of ${a.id}`);
+				stream.add({ ...m, embedding: m.embedding });
+			}
+			stream.setLastAccess(info.lastAccess);
+		}
+		return sim;
+	}
+
+	private newAgent(p: PersonaDef): AgentState {
+		const spawn = this.world.spawns[p.spawn];
+		if (!spawn) throw new Error(`persona ${p.id}: spawn "${p.spawn}" does not exist`);
+		const agent: AgentState = {
+			id: p.id,
+			name: p.name,
+			tile: this.index.tile(spawn.x, spawn.y),
+			action: {
+				activity: 'idle',
+				emoji: '',
+				address: '',
+				object: '',
+				objectState: '',
+				start: this.time,
+				end: this.time,
+				path: [],
+				chatWith: '',
+				planRef: ''
+			},
+			plan: null,
+			summary: null,
+			yesterday: '',
+			spatial: {},
+			spatialVersion: 0,
+			importanceSinceReflection: 0,
+			lastChat: {},
+			lastReact: {},
+			recentEvents: [],
+			retrievals: 0,
+			memo: { importance: {}, place: {}, emoji: {}, objectState: {} },
+			replan: ''
+		};
+		const [homeSector] = splitAddress(p.home);
+		for (const name of [homeSector, ...p.knownPlaces]) {
+			const sector = this.index.sector(name);
+			if (!sector) continue;
+			for (const arena of sector.arenas) this.learnArena(agent, sector.name, arena.name, arena.objects.map((o) => o.name));
+		}
+		return agent;
+	}
+
+	private learnArena(agent: AgentState, sector: string, arena: string, objects: string[]): void {
+		const arenas = (agent.spatial[sector] ??= {});
+		if (!arenas[arena]) {
+			arenas[arena] = [...objects];
+			agent.spatialVersion++;
+		}
+	}
+
+	get time(): number {
+		return timeAtStep(this.world.start, this.world.secondsPerStep, this.state.step);
+	}
+
+	get stepMs(): number {
+		return this.world.secondsPerStep * 1000;
+	}
+
+	stream(agent: string): MemoryStream {
+		const s = this.streams.get(agent);
+		if (!s) throw new Error(`unknown agent "${agent}"`);
+		return s;
+	}
+
+	agent(id: string): AgentState {
+		const a = this.state.agents.find((x) => x.id === id || x.name.toLowerCase() === id.toLowerCase());
+		if (!a) throw new Error(`unknown agent "${id}"`);
+		return a;
+	}
+
+	private context(a: AgentState, model: ModelPort, prefix: string, out: StepOutput, recordAccess = true): AgentContext {
+		return new AgentContext(a, this.stream(a.id), this, model, prefix, this.time, out, recordAccess);
+	}
+
+	/** Checks an input against the world before it enters the log. Returns an error or null. */
+	validateInput(input: SimInput): string | null {
+		switch (input.type) {
+			case 'whisper':
+				if (!this.state.agents.some((a) => a.id === input.agent)) return `unknown agent "${input.agent}"`;
+				if (!input.text.trim()) return 'the inner-voice text is empty';
+				return null;
+			case 'set-object':
+				if (!(input.address in this.state.objects)) return `unknown object "${input.address}"`;
+				if (!input.state.trim()) return 'the object state is empty';
+				return null;
+			default:
+				return `unknown input ${JSON.stringify(input)}`;
+		}
+	}
+
+	perceptionOf(agent: AgentState): PerceptionSettings {
+		const persona = this.world.personas.find((p) => p.id === agent.id);
+		return { ...this.state.settings.perception, ...persona?.perception };
+	}
+
+	/** Object states as agents see them: the base state, or the state the agent using it set. */
+	objectStates(): Record<string, string> {
+		const states = { ...this.state.objects };
+		const claimed = new Set<string>();
+		for (const a of this.state.agents) {
+			const o = a.action.object;
+			if (o && !a.action.chatWith && !claimed.has(o) && o in states) {
+				states[o] = a.action.objectState || states[o];
+				claimed.add(o);
+			}
+		}
+		return states;
+	}
+
+	/** What an agent perceives: agents and non-idle objects in its arena within its vision. */
+	private perceive(a: AgentState, objects: Record<string, string>): PerceivedEvent[] {
+		if (isSleeping(a)) return [];
+		const { visionRadius, attentionBandwidth } = this.perceptionOf(a);
+		const [ax, ay] = this.index.xy(a.tile);
+		// Spatial memory grows with every arena in sight.
+		for (const entry of this.index.arenas) {
+			const dx = ax < entry.minX ? entry.minX - ax : ax > entry.maxX ? ax - entry.maxX : 0;
+			const dy = ay < entry.minY ? entry.minY - ay : ay > entry.maxY ? ay - entry.maxY : 0;
+			if (dx <= visionRadius && dy <= visionRadius && !a.spatial[entry.sector.name]?.[entry.arena.name]) {
+				this.learnArena(a, entry.sector.name, entry.arena.name, entry.arena.objects.map((o) => o.name));
+			}
+		}
+		const myArena = this.index.arenaAt[a.tile];
+		const events: PerceivedEvent[] = [];
+		for (const b of this.state.agents) {
+			if (b.id === a.id || this.index.arenaAt[b.tile] !== myArena) continue;
+			const [bx, by] = this.index.xy(b.tile);
+			const d = Math.max(Math.abs(bx - ax), Math.abs(by - ay));
+			if (d > visionRadius) continue;
+			events.push({
+				description: eventOf(b),
+				distance: d,
+				agent: b.id,
+				agentName: b.name,
+				activity: b.action.activity,
+				chatting: b.action.chatWith !== '',
+				sleeping: isSleeping(b)
+			});
+		}
+		if (myArena >= 0) {
+			for (const o of this.index.arenas[myArena].arena.objects) {
+				const state = objects[o.address];
+				if (!state || state === 'idle') continue;
+				let d = Infinity;
+				for (const t of o.tiles) {
+					const [ox, oy] = this.index.xy(t);
+					d = Math.min(d, Math.max(Math.abs(ox - ax), Math.abs(oy - ay)));
+				}
+				if (d <= visionRadius) events.push({ description: `${o.name} is ${state}`, distance: d });
+			}
+		}
+		events.sort((p, q) => p.distance - q.distance || (p.description < q.description ? -1 : 1));
+		return events.slice(0, attentionBandwidth);
+	}
+
+	/** One agent's decisions for this step; returns the agent it wants to talk to, if any. */
+	private async think(ctx: AgentContext, events: PerceivedEvent[]): Promise<string | null> {
+		const a = ctx.agent;
+		const s = this.state;
+		let fresh: PerceivedEvent[] = [];
+		if (!s.ablate.observation && events.length > 0) {
+			const retention = this.perceptionOf(a).retention;
+			fresh = events.filter((e) => !a.recentEvents.includes(e.description));
+			if (fresh.length > 0) {
+				a.recentEvents = [...a.recentEvents, ...fresh.map((e) => e.description)].slice(-Math.max(retention, 1));
+				await ctx.memorize(
+					fresh.map((e) => ({
+						kind: 'observation' as const,
+						description: e.description,
+						// Idle objects and sleepers are the paper's mundane floor; no model call.
+						importance: /is (idle|sleeping)$/.test(e.description) ? 1 : undefined
+					}))
+				);
+			}
+		}
+		if (!s.ablate.reflection && a.importanceSinceReflection >= s.settings.reflection.threshold) await reflect(ctx);
+		if (!a.plan || a.plan.day !== dayIndex(ctx.now)) await planDay(ctx);
+		if (a.replan) {
+			const reason = a.replan;
+			a.replan = '';
+			await replan(ctx, reason);
+		}
+		const chatting = a.action.chatWith !== '' && ctx.now < a.action.end;
+		let talkTo: string | null = null;
+		if (!chatting && !isSleeping(a)) {
+			for (const e of fresh) {
+				if (!e.agent) continue;
+				const decision = await react(ctx, e);
+				if (!decision) continue;
+				if (decision.talk) talkTo = e.agent;
+				else if (decision.reaction) {
+					ctx.out.events.push({ kind: 'reaction', agent: a.id, reaction: decision.reaction });
+					await replan(ctx, decision.reaction);
+				}
+				break;
+			}
+		}
+		if (!chatting && ctx.now >= a.action.end) await nextAction(ctx, this.stepMs);
+		return talkTo;
+	}
+
+	/** Advances the world by one step. */
+	async step(inputs: readonly SimInput[], model: ModelPort): Promise<StepOutput> {
+		const s = this.state;
+		const out = emptyOutput(s.step, this.time);
+		const prefix = String(s.step);
+		const ctxs = new Map(s.agents.map((a) => [a.id, this.context(a, model, prefix, out)]));
+		for (const input of inputs) {
+			const error = this.validateInput(input);
+			if (error) throw new Error(`input rejected at step ${s.step}: ${error}`);
+			if (input.type === 'whisper') {
+				out.events.push({ kind: 'input', input: 'whisper', agent: input.agent });
+				await innerVoice(ctxs.get(input.agent) as AgentContext, input.text);
+			} else {
+				out.events.push({ kind: 'input', input: 'set-object' });
+				s.objects[input.address] = input.state;
+			}
+		}
+		const objects = this.objectStates();
+		const perceived = s.agents.map((a) => this.perceive(a, objects));
+		const wishes = await Promise.all(s.agents.map((a, i) => this.think(ctxs.get(a.id) as AgentContext, perceived[i])));
+
+		// Conversations: each agent in at most one, initiators in id order.
+		const busy = new Set(s.agents.filter((a) => a.action.chatWith !== '' && this.time < a.action.end).map((a) => a.id));
+		const pairs: [string, string][] = [];
+		s.agents.forEach((a, i) => {
+			const other = wishes[i];
+			if (!other || busy.has(a.id) || busy.has(other)) return;
+			const b = s.agents.find((x) => x.id === other);
+			if (!b || isSleeping(b)) return;
+			pairs.push([a.id, other]);
+			busy.add(a.id);
+			busy.add(other);
+		});
+		const talks = await Promise.all(
+			pairs.map(([x, y]) => {
+				const id = `c${s.step}-${x}-${y}`;
+				return converse(ctxs.get(x) as AgentContext, ctxs.get(y) as AgentContext, this.stepMs, id).then((r) => ({ id, x, y, ...r }));
+			})
+		);
+		for (const t of talks) {
+			out.conversations.push({ id: t.id, step: s.step, time: this.time, agents: [t.x, t.y], address: t.address, lines: t.lines });
+			out.events.push({ kind: 'conversation', agents: [t.x, t.y], id: t.id });
+		}
+
+		for (const a of s.agents) {
+			const next = a.action.path.shift();
+			if (next !== undefined) a.tile = next;
+		}
+		s.step++;
+		this.sortOutput(out);
+		return out;
+	}
+
+	/** Agents think concurrently; their outputs are put in one fixed order here. */
+	private sortOutput(out: StepOutput): void {
+		const order = new Map(this.state.agents.map((a, i) => [a.id, i]));
+		const rank = (id: string | undefined) => (id === undefined ? -1 : (order.get(id) ?? 1e9));
+		out.memories.sort((p, q) => rank(p.agent) - rank(q.agent) || p.index - q.index);
+		out.traces.sort((p, q) => rank(p.agent) - rank(q.agent) || traceNo(p.id) - traceNo(q.id));
+		const indexed = out.events.map((e, i) => ({ e, i }));
+		indexed.sort((p, q) => rank(eventAgent(p.e)) - rank(eventAgent(q.e)) || p.i - q.i);
+		out.events = indexed.map((x) => x.e);
+	}
+
+	/** A question to an agent. Read-only unless `record` (then retrieval updates last access). */
+	async interview(
+		agentId: string,
+		interviewer: string,
+		question: string,
+		model: ModelPort,
+		opts: { record?: boolean; keyPrefix?: string } = {}
+	): Promise<{ answer: string; memories: MemoryRecord[]; output: StepOutput }> {
+		const a = this.agent(agentId);
+		const out = emptyOutput(this.state.step, this.time);
+		const ctx = this.context(a, model, opts.keyPrefix ?? `interview-${this.state.step}`, out, opts.record ?? false);
+		const { answer, memories } = await interview(ctx, interviewer, question);
+		return { answer, memories, output: out };
+	}
+
+	snapshot(): Snapshot {
+		const memory: Snapshot['memory'] = {};
+		for (const a of this.state.agents) {
+			const s = this.stream(a.id);
+			memory[a.id] = { size: s.size, lastAccess: s.lastAccessList() };
+		}
+		return { schema: STATE_SCHEMA, state: structuredClone(this.state), memory };
+	}
+
+	/** Feeds the canonical full state (world state, agents, memories) to a hash. */
+	digest(update: (chunk: string | Uint8Array) => void): void {
+		update(canonicalJson(this.state));
+		for (const a of this.state.agents) {
+			const s = this.stream(a.id);
+			for (const r of s.records) {
+				const { embedding, ...rest } = r;
+				update(canonicalJson({ ...rest, lastAccess: s.lastAccess(r.index) }));
+				update(new Uint8Array(embedding.buffer, embedding.byteOffset, embedding.byteLength));
+			}
+		}
+	}
+
+	view(): AgentView[] {
+		return this.state.agents.map((a) => {
+			const [x, y] = this.index.xy(a.tile);
+			return {
+				id: a.id,
+				name: a.name,
+				x,
+				y,
+				activity: a.action.activity,
+				emoji: a.action.emoji,
+				address: a.action.address,
+				chatWith: a.action.chatWith,
+				path: a.action.path.map((t) => this.index.xy(t))
+			};
+		});
+	}
+}
+
+function traceNo(id: string): number {
+	return Number(id.slice(id.lastIndexOf('/r') + 2));
+}
+
+function eventAgent(e: StepOutput['events'][number]): string | undefined {
+	return 'agent' in e ? e.agent : 'agents' in e ? e.agents[0] : undefined;
+}

@@ -1,0 +1,143 @@
+// The simulation state: plain data that a snapshot stores and a restore rebuilds exactly.
+// Memory contents are kept in MemoryStream objects beside it (see memory.ts) because they are
+// append-only and go to the run's memory log instead of every snapshot.
+
+import type { MemoryKind } from './memory';
+import type { RetrievalWeights, Settings } from './types';
+
+export const STATE_SCHEMA = 1;
+
+export interface Ablation {
+	reflection: boolean;
+	planning: boolean;
+	observation: boolean;
+}
+
+export const NO_ABLATION: Ablation = { reflection: false, planning: false, observation: false };
+
+export interface ActionState {
+	/** what the agent does, e.g. "brewing coffee for customers" */
+	activity: string;
+	emoji: string;
+	/** `Sector:Arena` or `Sector:Arena:Object`; '' while unknown */
+	address: string;
+	/** the object in use, whose state this action sets */
+	object: string;
+	objectState: string;
+	/** game ms */
+	start: number;
+	end: number;
+	/** remaining tiles to walk, next first */
+	path: number[];
+	/** set while in a conversation */
+	chatWith: string;
+	/** the plan item this action carries out: `${blockIndex}.${subtaskIndex}`, '' for none */
+	planRef: string;
+}
+
+export interface Subtask {
+	activity: string;
+	minutes: number;
+}
+
+export interface PlanBlock {
+	/** minute of the day */
+	start: number;
+	minutes: number;
+	activity: string;
+	subtasks: Subtask[] | null;
+}
+
+export interface DayPlan {
+	day: number;
+	wakeMinute: number;
+	agenda: string[];
+	blocks: PlanBlock[];
+}
+
+export interface AgentState {
+	id: string;
+	name: string;
+	tile: number;
+	action: ActionState;
+	plan: DayPlan | null;
+	/** identity summary, regenerated once a game day */
+	summary: { day: number; text: string } | null;
+	/** summary of the previous day, for tomorrow's plan */
+	yesterday: string;
+	/** what the agent has seen: sector -> arena -> objects */
+	spatial: Record<string, Record<string, string[]>>;
+	/** bumps whenever `spatial` grows; part of the key of remembered location choices */
+	spatialVersion: number;
+	importanceSinceReflection: number;
+	/** other agent id -> game ms when their last conversation ended */
+	lastChat: Record<string, number>;
+	/** other agent id -> game ms when the agent last decided whether to react to them */
+	lastReact: Record<string, number>;
+	/** descriptions of the latest perceived events, newest last (retention) */
+	recentEvents: string[];
+	/** number of retrievals made so far (ids of retrieval traces) */
+	retrievals: number;
+	/** answers that cannot change for the same input, kept to skip repeated model calls */
+	memo: {
+		importance: Record<string, number>;
+		place: Record<string, string>;
+		emoji: Record<string, string>;
+		objectState: Record<string, string>;
+	};
+	/** set by an inner-voice directive or a reaction: regenerate the rest of today's plan */
+	replan: string;
+	/** per-agent setting overrides */
+	settings?: Partial<AgentSettings>;
+}
+
+export interface AgentSettings {
+	retrieval: { weights: RetrievalWeights; decay: number; topK: number };
+}
+
+export interface SimState {
+	schema: number;
+	world: string;
+	seed: number;
+	step: number;
+	settings: Settings;
+	ablate: Ablation;
+	/** object address -> state */
+	objects: Record<string, string>;
+	agents: AgentState[];
+}
+
+/** A retrieval as recorded: enough to rebuild its full score table later. */
+export interface RetrievalTrace {
+	id: string;
+	agent: string;
+	step: number;
+	time: number;
+	purpose: string;
+	query: string;
+	weights: RetrievalWeights;
+	decay: number;
+	k: number;
+	/** the candidates were this agent's memories with index < streamSize (of `kinds` when given) */
+	streamSize: number;
+	kinds: MemoryKind[] | null;
+	selected: string[];
+	scores: number[];
+}
+
+export interface ConversationRecord {
+	id: string;
+	step: number;
+	time: number;
+	agents: [string, string];
+	address: string;
+	lines: { speaker: string; text: string }[];
+}
+
+export type StepEvent =
+	| { kind: 'conversation'; agents: [string, string]; id: string }
+	| { kind: 'reflection'; agent: string; memories: string[] }
+	| { kind: 'plan'; agent: string; day: number }
+	| { kind: 'reaction'; agent: string; reaction: string }
+	| { kind: 'failsafe'; agent: string; template: string }
+	| { kind: 'input'; input: string; agent?: string };

@@ -1,0 +1,227 @@
+// The command line: `npm run simulacra -- <command> [options]`. Every command takes --json.
+// Errors are reported as one line (or a JSON object) and exit code 1, never a stack trace.
+
+import { parseArgs } from 'node:util';
+import { formatIso } from '../lib/engine/clock';
+import type { SimInput } from '../lib/engine/sim';
+import type { Ablation } from '../lib/engine/state';
+import { OFFLINE_LABEL } from '../lib/server/model/providers/offline';
+import { listRuns, loadState, resumeRun, startRun, stateHash, type RunSummary } from '../lib/server/run/runner';
+import { checkWorld, formatWorldTree, worldTreeJson } from '../lib/server/world/check';
+import { loadWorld } from '../lib/server/world/load';
+
+const HELP = `Simulacra Studio command line
+
+  run --world W --steps N [--seed S] [--model offline|openai] [--from RUN@STEP]
+      [--prompts DIR] [--set KEY=VALUE]... [--ablate reflection,planning,observation]
+      [--whisper AGENT=TEXT] [--set-object ADDRESS=STATE]
+                         run a simulation (or fork RUN at STEP) and print its id
+  resume RUN [--steps N] continue an interrupted run
+  inspect RUN --step N   the state after N steps: time, stateHash, agents
+  world check W|PATH     validate a world; exit 1 when it has errors
+  world tree W           the environment tree (world -> sector -> arena -> object)
+  runs                   list runs
+
+Every command takes --json. The default model is the ${OFFLINE_LABEL}.`;
+
+class UsageError extends Error {}
+
+type Out = { json: boolean };
+
+function print(out: Out, value: unknown, text: () => string): void {
+	process.stdout.write(out.json ? JSON.stringify(value, null, 2) + '\n' : text() + '\n');
+}
+
+function progressBar(enabled: boolean): ((done: number, total: number) => void) | undefined {
+	if (!enabled) return undefined;
+	let last = -1;
+	return (done, total) => {
+		const pct = Math.floor((done / Math.max(1, total)) * 100);
+		if (pct === last && done !== total) return;
+		last = pct;
+		const width = 30;
+		const filled = Math.round((pct / 100) * width);
+		process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct}% ${done}/${total} steps`);
+		if (done === total) process.stderr.write('\n');
+	};
+}
+
+function int(value: string | undefined, name: string, min = 0): number | undefined {
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${value}"`);
+	return n;
+}
+
+function runRef(text: string): { run: string; step: number } {
+	const at = text.lastIndexOf('@');
+	if (at <= 0) throw new UsageError(`--from takes RUN@STEP, not "${text}"`);
+	return { run: text.slice(0, at), step: int(text.slice(at + 1), 'from step') as number };
+}
+
+function keyValue(text: string, flag: string): [string, string] {
+	const eq = text.indexOf('=');
+	if (eq <= 0) throw new UsageError(`--${flag} takes KEY=VALUE, not "${text}"`);
+	return [text.slice(0, eq), text.slice(eq + 1)];
+}
+
+function summaryText(s: RunSummary): string {
+	return [
+		`run ${s.run}`,
+		`  world ${s.world}, ${s.agents} agents, ${s.steps} steps`,
+		`  model ${s.model}: ${s.llmCalls} calls (${s.cacheHits} from cache, ${s.failsafes} fail-safe)`,
+		`  wall time ${(s.wallMs / 1000).toFixed(1)} s`,
+		`  stateHash ${s.stateHash}`
+	].join('\n');
+}
+
+const ABLATIONS: (keyof Ablation)[] = ['reflection', 'planning', 'observation'];
+
+async function main(argv: string[]): Promise<number> {
+	const { values, positionals } = parseArgs({
+		args: argv,
+		allowPositionals: true,
+		options: {
+			json: { type: 'boolean', default: false },
+			world: { type: 'string' },
+			steps: { type: 'string' },
+			step: { type: 'string' },
+			seed: { type: 'string' },
+			model: { type: 'string' },
+			from: { type: 'string' },
+			prompts: { type: 'string' },
+			set: { type: 'string', multiple: true },
+			ablate: { type: 'string' },
+			whisper: { type: 'string', multiple: true },
+			'set-object': { type: 'string', multiple: true },
+			help: { type: 'boolean', short: 'h', default: false }
+		}
+	});
+	const out: Out = { json: values.json === true };
+	const [command, ...rest] = positionals;
+	if (!command || values.help) {
+		process.stdout.write(HELP + '\n');
+		return command || values.help ? 0 : 1;
+	}
+	switch (command) {
+		case 'run': {
+			const from = values.from ? runRef(values.from) : undefined;
+			if (!from && !values.world) throw new UsageError('run needs --world W (or --from RUN@STEP)');
+			const steps = int(values.steps, 'steps', 0);
+			if (steps === undefined) throw new UsageError('run needs --steps N');
+			const model = values.model ?? undefined;
+			if (model !== undefined && model !== 'offline' && model !== 'openai') throw new UsageError(`--model is offline or openai, not "${model}"`);
+			const ablate = values.ablate ? values.ablate.split(',').map((x) => x.trim()) : [];
+			for (const a of ablate) if (!ABLATIONS.includes(a as keyof Ablation)) throw new UsageError(`--ablate takes ${ABLATIONS.join(', ')}; "${a}" is not one`);
+			const inputs: SimInput[] = [
+				...(values.whisper ?? []).map((w) => {
+					const [agent, text] = keyValue(w, 'whisper');
+					return { type: 'whisper' as const, agent, text };
+				}),
+				...(values['set-object'] ?? []).map((w) => {
+					const [address, state] = keyValue(w, 'set-object');
+					return { type: 'set-object' as const, address, state };
+				})
+			];
+			const summary = await startRun({
+				world: values.world,
+				steps,
+				seed: int(values.seed, 'seed'),
+				model,
+				from,
+				promptsDir: values.prompts,
+				set: values.set,
+				ablate: ablate as (keyof Ablation)[],
+				inputs,
+				onProgress: progressBar(!out.json && process.stderr.isTTY === true)
+			});
+			print(out, summary, () => summaryText(summary));
+			return 0;
+		}
+		case 'resume': {
+			const id = rest[0];
+			if (!id) throw new UsageError('resume needs a run id');
+			const summary = await resumeRun(id, {
+				steps: int(values.steps, 'steps'),
+				onProgress: progressBar(!out.json && process.stderr.isTTY === true)
+			});
+			print(out, summary, () => summaryText(summary));
+			return 0;
+		}
+		case 'inspect': {
+			const id = rest[0];
+			if (!id) throw new UsageError('inspect needs a run id');
+			const step = int(values.step, 'step');
+			if (step === undefined) throw new UsageError('inspect needs --step N');
+			const { sim } = await loadState(id, step);
+			const result = {
+				run: id,
+				step,
+				time: formatIso(sim.time),
+				stateHash: stateHash(sim),
+				agents: sim.view().map((a) => ({ id: a.id, name: a.name, tile: [a.x, a.y], action: a.activity, emoji: a.emoji, address: a.address }))
+			};
+			print(out, result, () =>
+				[
+					`run ${id} after ${step} steps, ${result.time}`,
+					`stateHash ${result.stateHash}`,
+					...result.agents.map((a) => `  ${a.name.padEnd(20)} (${a.tile.join(',')}) ${a.emoji} ${a.action}  @ ${a.address}`)
+				].join('\n')
+			);
+			return 0;
+		}
+		case 'world': {
+			const [sub, target] = rest;
+			if (sub === 'check') {
+				if (!target) throw new UsageError('world check needs a world name or path');
+				const result = await checkWorld(target);
+				print(out, result, () => {
+					const lines = [`${result.ok ? 'ok' : 'errors in'} ${result.world}`];
+					for (const p of result.errors) lines.push(`  error: ${p.file}${p.where ? ` (${p.where})` : ''}: ${p.message}`);
+					for (const p of result.warnings) lines.push(`  warning: ${p.file}${p.where ? ` (${p.where})` : ''}: ${p.message}`);
+					const c = result.counts;
+					lines.push(`  ${c.sectors} sectors, ${c.arenas} arenas, ${c.objects} objects, ${c.spawns} spawns, ${c.personas} personas`);
+					return lines.join('\n');
+				});
+				return result.ok ? 0 : 1;
+			}
+			if (sub === 'tree') {
+				if (!target) throw new UsageError('world tree needs a world name or path');
+				const { def } = await loadWorld(target);
+				print(out, worldTreeJson(def), () => formatWorldTree(def));
+				return 0;
+			}
+			throw new UsageError(`unknown world command "${sub ?? ''}" (check or tree)`);
+		}
+		case 'runs': {
+			const runs = listRuns();
+			print(out, runs, () =>
+				runs.length === 0
+					? 'no runs yet'
+					: runs.map((r) => `${r.id}  ${r.world}  ${r.steps} steps  ${r.status}  ${r.model}${r.parent ? `  (fork of ${r.parent.run}@${r.parent.step})` : ''}`).join('\n')
+			);
+			return 0;
+		}
+		default:
+			throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
+	}
+}
+
+const argv = process.argv.slice(2);
+const json = argv.includes('--json');
+main(argv).then(
+	(code) => {
+		process.exitCode = code;
+	},
+	(e: unknown) => {
+		const err = e as Error & { problems?: { file: string; where?: string; message: string }[] };
+		const message = err?.message ?? String(e);
+		if (json) {
+			process.stdout.write(JSON.stringify({ ok: false, error: message, problems: err.problems }, null, 2) + '\n');
+		} else {
+			process.stderr.write(`error: ${message}\n`);
+			for (const p of err.problems ?? []) process.stderr.write(`  ${p.file}${p.where ? ` (${p.where})` : ''}: ${p.message}\n`);
+		}
+		process.exitCode = 1;
+	}
+);

@@ -1,0 +1,278 @@
+// The run journal: a run is its log. Layout of <data home>/runs/<run id>/:
+//
+//   run.json             what the run is: world, seed, model, prompt set, settings, parent
+//   world/  prompts/     copies of the world folder and prompt set the run used
+//   calls.jsonl          every model call (template, version, prompt, answer, parsed value...)
+//   memories.jsonl       every memory, with its embedding (base64 float32)
+//   traces.jsonl         every retrieval (enough to rebuild its score table)
+//   steps.jsonl          one line per committed step: inputs, events, conversations, agents
+//   snapshots/<n>.json   full state after n steps, every `snapshotEvery` steps
+//
+// A step is committed when its steps.jsonl line is complete. Lines of the other logs carry
+// `s`, the step that commits them (-1 for the run's creation); on resume, anything after
+// the last committed step is cut off. Writes go straight to the files (they survive the process
+// being killed); data is synced to disk at least once a second and on close.
+
+import {
+	closeSync,
+	existsSync,
+	fdatasyncSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	readdirSync,
+	renameSync,
+	statSync,
+	truncateSync,
+	writeFileSync,
+	writeSync
+} from 'node:fs';
+import path from 'node:path';
+import type { MemoryRecord } from '../../engine/memory';
+import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
+import type { Ablation, ConversationRecord, RetrievalTrace, StepEvent } from '../../engine/state';
+import type { Settings } from '../../engine/types';
+
+export const JOURNAL_FILES = ['calls.jsonl', 'memories.jsonl', 'traces.jsonl'] as const;
+
+export type RunStatus = 'running' | 'done' | 'interrupted' | 'failed';
+
+export interface RunMeta {
+	id: string;
+	world: string;
+	worldName: string;
+	seed: number;
+	model: { provider: string; model: string; label: string };
+	promptSet: { version: string; templates: Record<string, string> };
+	settings: Settings;
+	ablate: Ablation;
+	/** settings the user changed for this run, as KEY=VALUE */
+	overrides: string[];
+	parent: { run: string; step: number } | null;
+	/** first step this run computed itself (0, or the fork step) */
+	firstStep: number;
+	snapshotEvery: number;
+	/** wall-clock creation time (not part of the simulation) */
+	created: string;
+	status: RunStatus;
+	dimensions: number;
+	/** the number of steps the user asked for; a resumed run continues to it */
+	target: number;
+}
+
+export interface CallRecord {
+	key: string;
+	template: string;
+	templateVersion: string;
+	agent?: string;
+	purpose?: string;
+	prompt: string;
+	answer: string;
+	value: unknown;
+	failsafe: boolean;
+	latencyMs: number;
+	tokens: { prompt: number; completion: number };
+	cacheHit: boolean;
+	attempts: number;
+	error?: string;
+}
+
+export interface StepLine {
+	step: number;
+	time: number;
+	inputs: SimInput[];
+	events: StepEvent[];
+	conversations: ConversationRecord[];
+	agents: AgentView[];
+	calls: number;
+	memories: number;
+}
+
+// ---------------------------------------------------------------------------
+// encoding
+
+export function encodeMemory(m: MemoryRecord, s: number): string {
+	const bytes = Buffer.from(m.embedding.buffer, m.embedding.byteOffset, m.embedding.byteLength);
+	return JSON.stringify({ s, ...m, embedding: bytes.toString('base64') });
+}
+
+export function decodeMemory(line: string): MemoryRecord & { s: number } {
+	const raw = JSON.parse(line);
+	const buf = Buffer.from(raw.embedding, 'base64');
+	// copy into an aligned buffer
+	const vec = new Float32Array(buf.byteLength / 4);
+	new Uint8Array(vec.buffer).set(buf);
+	return { ...raw, embedding: vec };
+}
+
+/** Complete lines of a JSONL file (a torn last line, from a crash, is ignored). */
+export function readLines(file: string): string[] {
+	if (!existsSync(file)) return [];
+	const text = readFileSync(file, 'utf8');
+	const end = text.lastIndexOf('\n');
+	if (end < 0) return [];
+	return text.slice(0, end).split('\n').filter((l) => l.length > 0);
+}
+
+function writeJsonAtomic(file: string, value: unknown): void {
+	const tmp = `${file}.tmp`;
+	writeFileSync(tmp, JSON.stringify(value));
+	const fd = openSync(tmp, 'r+');
+	fdatasyncSync(fd);
+	closeSync(fd);
+	renameSync(tmp, file);
+}
+
+// ---------------------------------------------------------------------------
+// writing
+
+export class RunWriter {
+	private readonly fds = new Map<string, number>();
+	private lastSync = 0;
+
+	private constructor(
+		readonly dir: string,
+		public meta: RunMeta,
+		/** wall clock for sync pacing only; never enters the simulation */
+		private readonly clock: () => number = () => performance.now()
+	) {
+		for (const f of [...JOURNAL_FILES, 'steps.jsonl']) {
+			this.fds.set(f, openSync(path.join(dir, f), 'a'));
+		}
+	}
+
+	/** A new run folder with its metadata. */
+	static create(runsDir: string, meta: RunMeta): RunWriter {
+		const dir = path.join(runsDir, meta.id);
+		if (existsSync(dir)) throw new Error(`run ${meta.id} already exists`);
+		mkdirSync(path.join(dir, 'snapshots'), { recursive: true });
+		writeJsonAtomic(path.join(dir, 'run.json'), meta);
+		return new RunWriter(dir, meta);
+	}
+
+	/**
+	 * Reopens a run to continue it: cuts every log back to the last committed step.
+	 * Returns the writer and that step count (the state to restore is after it).
+	 */
+	static reopen(dir: string): { writer: RunWriter; committed: number } {
+		const meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunMeta;
+		const steps = readLines(path.join(dir, 'steps.jsonl'));
+		const lastStep = steps.length > 0 ? (JSON.parse(steps[steps.length - 1]) as StepLine).step : meta.firstStep - 1;
+		cutAfter(path.join(dir, 'steps.jsonl'), steps.length);
+		for (const f of JOURNAL_FILES) {
+			const file = path.join(dir, f);
+			const lines = readLines(file);
+			let keep = lines.length;
+			while (keep > 0 && (JSON.parse(lines[keep - 1]) as { s: number }).s > lastStep) keep--;
+			cutAfter(file, keep, lines);
+		}
+		// snapshots after the last committed step cannot exist, but a torn .tmp can
+		return { writer: new RunWriter(dir, meta), committed: lastStep + 1 };
+	}
+
+	private append(file: string, text: string): void {
+		if (!text) return;
+		writeSync(this.fds.get(file) as number, text);
+	}
+
+	/** Writes a step's records and then its commit line. */
+	commit(out: StepOutput, inputs: SimInput[], calls: CallRecord[], agents: AgentView[]): void {
+		const s = out.step;
+		this.append('calls.jsonl', calls.map((c) => JSON.stringify({ s, ...c }) + '\n').join(''));
+		this.append('memories.jsonl', out.memories.map((m) => encodeMemory(m, s) + '\n').join(''));
+		this.append('traces.jsonl', out.traces.map((t) => JSON.stringify({ s, ...t }) + '\n').join(''));
+		if (s < this.meta.firstStep) return; // the creation's records are committed by its first snapshot
+		const line: StepLine = {
+			step: s,
+			time: out.time,
+			inputs,
+			events: out.events,
+			conversations: out.conversations,
+			agents,
+			calls: calls.length,
+			memories: out.memories.length
+		};
+		this.append('steps.jsonl', JSON.stringify(line) + '\n');
+		const now = this.clock();
+		if (now - this.lastSync > 1000) this.sync(now);
+	}
+
+	snapshot(snap: Snapshot): void {
+		this.sync(this.clock());
+		writeJsonAtomic(path.join(this.dir, 'snapshots', `${snap.state.step}.json`), snap);
+	}
+
+	setStatus(status: RunStatus): void {
+		this.meta = { ...this.meta, status };
+		writeJsonAtomic(path.join(this.dir, 'run.json'), this.meta);
+	}
+
+	private sync(now: number): void {
+		for (const fd of this.fds.values()) fdatasyncSync(fd);
+		this.lastSync = now;
+	}
+
+	close(): void {
+		this.sync(this.clock());
+		for (const fd of this.fds.values()) closeSync(fd);
+		this.fds.clear();
+	}
+}
+
+function cutAfter(file: string, keep: number, lines = readLines(file)): void {
+	if (!existsSync(file)) return;
+	const bytes = lines.slice(0, keep).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+	if (statSync(file).size !== bytes) truncateSync(file, bytes);
+}
+
+// ---------------------------------------------------------------------------
+// reading
+
+export class RunReader {
+	readonly meta: RunMeta;
+
+	constructor(readonly dir: string) {
+		const file = path.join(dir, 'run.json');
+		if (!existsSync(file)) throw new Error(`no run at ${dir}`);
+		this.meta = JSON.parse(readFileSync(file, 'utf8')) as RunMeta;
+	}
+
+	steps(): StepLine[] {
+		return readLines(path.join(this.dir, 'steps.jsonl')).map((l) => JSON.parse(l) as StepLine);
+	}
+
+	/** Steps committed: the state after this many steps is the latest one. */
+	committed(): number {
+		const lines = readLines(path.join(this.dir, 'steps.jsonl'));
+		if (lines.length === 0) return this.meta.firstStep;
+		return (JSON.parse(lines[lines.length - 1]) as StepLine).step + 1;
+	}
+
+	snapshotSteps(): number[] {
+		const dir = path.join(this.dir, 'snapshots');
+		if (!existsSync(dir)) return [];
+		return readdirSync(dir)
+			.filter((f) => /^\d+\.json$/.test(f))
+			.map((f) => Number(f.slice(0, -5)))
+			.sort((a, b) => a - b);
+	}
+
+	snapshot(step: number): Snapshot {
+		return JSON.parse(readFileSync(path.join(this.dir, 'snapshots', `${step}.json`), 'utf8')) as Snapshot;
+	}
+
+	memories(): MemoryRecord[] {
+		return readLines(path.join(this.dir, 'memories.jsonl')).map((l) => {
+			const { s: _s, ...m } = decodeMemory(l);
+			return m;
+		});
+	}
+
+	calls(): (CallRecord & { s: number })[] {
+		return readLines(path.join(this.dir, 'calls.jsonl')).map((l) => JSON.parse(l));
+	}
+
+	traces(): (RetrievalTrace & { s: number })[] {
+		return readLines(path.join(this.dir, 'traces.jsonl')).map((l) => JSON.parse(l));
+	}
+}

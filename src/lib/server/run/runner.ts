@@ -1,0 +1,284 @@
+// Runs simulations and brings back any step of them: the bridge between the pure engine,
+// the model gateway and the journal on disk.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { MemoryRecord } from '../../engine/memory';
+import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
+import { applyOverrides } from '../../engine/settings';
+import { Simulation, type SimInput } from '../../engine/sim';
+import { NO_ABLATION, type Ablation } from '../../engine/state';
+import type { WorldDef } from '../../engine/types';
+import { dataHome } from '../paths';
+import { loadWorld } from '../world/load';
+import { RunReader, RunWriter, type CallRecord, type RunMeta } from '../journal/journal';
+import { createModel, type LiveModel, type ModelChoice } from './models';
+
+export interface RunOptions {
+	world?: string;
+	steps: number;
+	seed?: number;
+	model?: ModelChoice;
+	from?: { run: string; step: number };
+	promptsDir?: string;
+	set?: string[];
+	ablate?: (keyof Ablation)[];
+	/** inputs applied at the first step of the new run (a fork's whisper or object edit) */
+	inputs?: SimInput[];
+	snapshotEvery?: number;
+	home?: string;
+	onProgress?: (done: number, total: number) => void;
+	/** stop after this many steps of this call even if more were asked (tests of resume) */
+	signal?: AbortSignal;
+}
+
+export interface RunSummary {
+	run: string;
+	world: string;
+	steps: number;
+	agents: number;
+	model: string;
+	llmCalls: number;
+	cacheHits: number;
+	failsafes: number;
+	tokens: { prompt: number; completion: number };
+	wallMs: number;
+	stateHash: string;
+}
+
+export function runsDir(home = dataHome()): string {
+	return path.join(home, 'runs');
+}
+
+export function stateHash(sim: Simulation): string {
+	const h = createHash('sha256');
+	sim.digest((chunk) => h.update(chunk));
+	return h.digest('hex');
+}
+
+function newRunId(world: string): string {
+	const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+	return `${world}-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** A model that answers from a run's recorded calls; embeddings come from the live model's cache. */
+class ReplayModel implements ModelPort {
+	constructor(
+		private readonly calls: Map<string, CallRecord>,
+		private readonly live: ModelPort
+	) {}
+
+	get dimensions(): number {
+		return this.live.dimensions;
+	}
+
+	async complete<T>(req: ModelRequest): Promise<ModelAnswer<T>> {
+		const call = this.calls.get(req.key);
+		if (!call) throw new Error(`the run's journal has no recorded answer for call ${req.key} (${req.template})`);
+		if (call.template !== req.template) {
+			throw new Error(`call ${req.key} was ${call.template} in the journal but ${req.template} in the replay`);
+		}
+		return { value: call.value as T, failsafe: call.failsafe };
+	}
+
+	embed(texts: string[]): Promise<Float32Array[]> {
+		return this.live.embed(texts);
+	}
+}
+
+export function openRun(id: string, home = dataHome()): RunReader {
+	const dir = path.join(runsDir(home), id);
+	if (!/^[\w.-]+$/.test(id) || !existsSync(dir)) throw new Error(`no run "${id}" in ${runsDir(home)}`);
+	return new RunReader(dir);
+}
+
+/** The world as the run saw it (its own copy). */
+export async function runWorld(reader: RunReader): Promise<WorldDef> {
+	return (await loadWorld(path.join(reader.dir, 'world'))).def;
+}
+
+/**
+ * The exact state of a run after `step` steps: the nearest snapshot, then the recorded
+ * inputs and answers replayed up to the step.
+ */
+export async function loadState(
+	id: string,
+	step: number,
+	opts: { home?: string; model?: LiveModel } = {}
+): Promise<{ sim: Simulation; reader: RunReader; world: WorldDef }> {
+	const home = opts.home ?? dataHome();
+	const reader = openRun(id, home);
+	const meta = reader.meta;
+	if (step < meta.firstStep && meta.parent) return loadState(meta.parent.run, step, opts);
+	const committed = reader.committed();
+	if (step > committed || step < 0) {
+		throw new Error(`run ${id} has steps ${meta.firstStep}..${committed}; step ${step} is not among them`);
+	}
+	const world = await runWorld(reader);
+	const base = reader.snapshotSteps().filter((s) => s <= step).at(-1);
+	if (base === undefined) throw new Error(`run ${id} has no snapshot at or before step ${step}`);
+	const sim = Simulation.restore(world, reader.snapshot(base), reader.memories(), meta.dimensions);
+	if (base < step) {
+		const live = opts.model ?? (await createModel(meta.model.provider as ModelChoice, { home, promptsDir: path.join(reader.dir, 'prompts') }));
+		const calls = new Map(reader.calls().filter((c) => c.s >= base && c.s < step).map((c) => [c.key, c]));
+		const replay = new ReplayModel(calls, live);
+		const inputs = new Map(reader.steps().map((l) => [l.step, l.inputs]));
+		while (sim.state.step < step) await sim.step(inputs.get(sim.state.step) ?? [], replay);
+	}
+	return { sim, reader, world };
+}
+
+function copyDir(from: string, to: string): void {
+	mkdirSync(to, { recursive: true });
+	cpSync(from, to, { recursive: true, dereference: true });
+}
+
+/** Starts a new run (or a fork with `from`), runs it for `steps` steps and returns its summary. */
+export async function startRun(opts: RunOptions): Promise<RunSummary> {
+	const home = opts.home ?? dataHome();
+	const t0 = performance.now();
+	const parentRun = opts.from ? openRun(opts.from.run, home) : null;
+	const promptsFrom = opts.promptsDir ?? (parentRun ? path.join(parentRun.dir, 'prompts') : undefined);
+	const provider: ModelChoice = opts.model ?? (parentRun ? (parentRun.meta.model.provider as ModelChoice) : 'offline');
+	const model = await createModel(provider, { home, promptsDir: promptsFrom });
+	let sim: Simulation;
+	let world: WorldDef;
+	let worldDir: string;
+	let initMemories: MemoryRecord[];
+	if (opts.from && parentRun) {
+		if (opts.ablate?.length) throw new Error('ablations are chosen when a run starts, not on a fork');
+		({ sim, world } = await loadState(opts.from.run, opts.from.step, { home, model }));
+		worldDir = path.join(parentRun.dir, 'world');
+		initMemories = [...sim.streams.values()].flatMap((s) => s.records);
+	} else {
+		const loaded = await loadWorld(opts.world ?? 'smallville');
+		world = loaded.def;
+		worldDir = loaded.dir;
+		const ablate: Ablation = { ...NO_ABLATION };
+		for (const a of opts.ablate ?? []) ablate[a] = true;
+		const created = await Simulation.create(world, { seed: opts.seed ?? 1, ablate }, model);
+		sim = created.sim;
+		initMemories = created.output.memories;
+	}
+	if (opts.set?.length) applyOverrides(sim.state, opts.set);
+	const firstStep = sim.state.step;
+	const meta: RunMeta = {
+		id: newRunId(world.id),
+		world: world.id,
+		worldName: world.name,
+		seed: sim.state.seed,
+		model: { provider: model.provider, model: model.modelName, label: model.label },
+		promptSet: model.promptSet,
+		settings: sim.state.settings,
+		ablate: sim.state.ablate,
+		overrides: opts.set ?? [],
+		parent: opts.from ? { ...opts.from } : null,
+		firstStep,
+		snapshotEvery: opts.snapshotEvery ?? 360,
+		created: new Date().toISOString(),
+		status: 'running',
+		dimensions: model.dimensions,
+		target: firstStep + opts.steps
+	};
+	const writer = RunWriter.create(runsDir(home), meta);
+	copyDir(worldDir, path.join(writer.dir, 'world'));
+	copyDir(promptsFrom ?? model.promptsDir, path.join(writer.dir, 'prompts'));
+	// The creation's records (a fork's inherited memories) are committed by the first snapshot.
+	writer.commit(
+		{ step: firstStep - 1, time: sim.time, memories: initMemories, traces: [], conversations: [], events: [] },
+		[],
+		model.drainCalls(),
+		[]
+	);
+	writer.snapshot(sim.snapshot());
+	return continueRun(writer, sim, model, opts, t0);
+}
+
+/** Continues an interrupted run from its last committed step up to its target. */
+export async function resumeRun(id: string, opts: Omit<RunOptions, 'steps'> & { steps?: number } = {}): Promise<RunSummary> {
+	const home = opts.home ?? dataHome();
+	const t0 = performance.now();
+	const reader = openRun(id, home);
+	const { writer, committed } = RunWriter.reopen(reader.dir);
+	const model = await createModel(reader.meta.model.provider as ModelChoice, { home, promptsDir: path.join(reader.dir, 'prompts') });
+	const { sim } = await loadState(id, committed, { home, model });
+	const target = opts.steps !== undefined ? committed + opts.steps : writer.meta.target;
+	writer.meta = { ...writer.meta, target };
+	return continueRun(writer, sim, model, { ...opts, steps: target - committed }, t0);
+}
+
+async function continueRun(writer: RunWriter, sim: Simulation, model: LiveModel, opts: RunOptions, t0: number): Promise<RunSummary> {
+	const meta = writer.meta;
+	const end = meta.target;
+	const total = end - sim.state.step;
+	writer.setStatus('running');
+	try {
+		let first = true;
+		while (sim.state.step < end) {
+			if (opts.signal?.aborted) {
+				writer.setStatus('interrupted');
+				break;
+			}
+			const inputs = first && opts.inputs ? opts.inputs : [];
+			first = false;
+			const out = await sim.step(inputs, model);
+			writer.commit(out, inputs, model.drainCalls(), sim.view());
+			if (sim.state.step % meta.snapshotEvery === 0 || sim.state.step === end) writer.snapshot(sim.snapshot());
+			opts.onProgress?.(total - (end - sim.state.step), total);
+		}
+		if (sim.state.step >= end) writer.setStatus('done');
+	} catch (e) {
+		writer.setStatus('failed');
+		throw e;
+	} finally {
+		writer.close();
+	}
+	const stats = model.stats();
+	return {
+		run: meta.id,
+		world: meta.world,
+		steps: sim.state.step,
+		agents: sim.state.agents.length,
+		model: meta.model.label,
+		llmCalls: stats.calls,
+		cacheHits: stats.cacheHits,
+		failsafes: stats.failsafes,
+		tokens: stats.tokens,
+		wallMs: Math.round(performance.now() - t0),
+		stateHash: stateHash(sim)
+	};
+}
+
+export interface RunListing {
+	id: string;
+	world: string;
+	steps: number;
+	model: string;
+	created: string;
+	status: string;
+	parent: RunMeta['parent'];
+}
+
+export function listRuns(home = dataHome()): RunListing[] {
+	const dir = runsDir(home);
+	if (!existsSync(dir)) return [];
+	const out: RunListing[] = [];
+	for (const id of readdirSync(dir)) {
+		try {
+			const r = new RunReader(path.join(dir, id));
+			out.push({
+				id,
+				world: r.meta.world,
+				steps: r.committed(),
+				model: r.meta.model.label,
+				created: r.meta.created,
+				status: r.meta.status,
+				parent: r.meta.parent
+			});
+		} catch {
+			// a folder without run.json is not a run
+		}
+	}
+	return out.sort((a, b) => (a.created < b.created ? 1 : -1));
+}

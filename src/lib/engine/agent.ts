@@ -197,7 +197,7 @@ export async function planDay(ctx: AgentContext): Promise<void> {
 			description: `${p.firstName} plans ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
 			plan: { address: '', start: base + b.start * MINUTE, minutes: b.minutes }
 		}))
-	]);
+	], { defer: true });
 	ctx.out.events.push({ kind: 'plan', agent: a.id, day: today });
 }
 
@@ -231,7 +231,8 @@ export async function replan(ctx: AgentContext, reason: string): Promise<void> {
 			kind: 'plan' as const,
 			description: `${a.name.split(' ')[0]} now plans ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
 			plan: { address: '', start: dayStart(ctx.now) + b.start * MINUTE, minutes: b.minutes }
-		}))
+		})),
+		{ defer: true }
 	);
 	// The current action stops so the next step starts the new plan.
 	a.action.end = ctx.now;
@@ -278,7 +279,8 @@ async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Subtask[]
 			};
 			start += t.minutes;
 			return item;
-		})
+		}),
+		{ defer: true }
 	);
 	return subtasks;
 }
@@ -457,7 +459,7 @@ export async function nextAction(ctx: AgentContext, stepMs: number): Promise<voi
 	};
 	a.action = action;
 	if (!continuing) {
-		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: isSleepActivity(due.activity) ? 1 : undefined }]);
+		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: isSleepActivity(due.activity) ? 1 : undefined }], { defer: true });
 	}
 }
 

@@ -31,6 +31,10 @@ export function emptyOutput(step: number, time: number): StepOutput {
 	return { step, time, memories: [], traces: [], conversations: [], events: [] };
 }
 
+/** How long a memory may wait for its importance rating, in game time. */
+export const DEFER_MS = 5 * 60_000;
+const MAX_PENDING = 16;
+
 export interface NewMemory {
 	kind: MemoryKind;
 	description: string;
@@ -94,6 +98,7 @@ export class AgentContext {
 	 * over the candidates, weighted, top k. Records a trace that can rebuild the full table.
 	 */
 	async retrieve(query: string, purpose: string, k?: number): Promise<MemoryRecord[]> {
+		if (this.recordAccess) await this.flush();
 		const stream = this.stream;
 		if (stream.size === 0) return [];
 		const settings = this.retrievalSettings();
@@ -131,9 +136,24 @@ export class AgentContext {
 		return indices.map((i) => stream.records[i]);
 	}
 
-	/** Adds memories: one embedding call and at most one (batched) importance call. */
-	async memorize(items: NewMemory[]): Promise<MemoryRecord[]> {
+	/**
+	 * Adds memories. Importance is rated in batches: with `defer`, memories wait (not yet
+	 * retrievable) until the next flush, which happens before any retrieval, before an immediate
+	 * memory, and when the oldest waits longer than DEFER_MS. A flush costs one embedding call and
+	 * at most one importance call.
+	 */
+	async memorize(items: NewMemory[], opts: { defer?: boolean } = {}): Promise<MemoryRecord[]> {
+		const pending = this.agent.pending;
+		for (const item of items) pending.push({ ...item, created: this.now });
+		if (opts.defer && pending.length < MAX_PENDING && this.now - pending[0].created < DEFER_MS) return [];
+		return this.flush();
+	}
+
+	/** Rates and stores every pending memory; returns the stored records. */
+	async flush(): Promise<MemoryRecord[]> {
+		const items = this.agent.pending;
 		if (items.length === 0) return [];
+		this.agent.pending = [];
 		const vectors = await this.model.embed(items.map((i) => i.description));
 		const memo = this.agent.memo.importance;
 		const ratings = items.map((i) => i.importance ?? memo[i.description]);
@@ -155,7 +175,7 @@ export class AgentContext {
 			const rec = this.stream.add({
 				kind: item.kind,
 				description: item.description,
-				created: this.now,
+				created: item.created,
 				step: this.state.step,
 				importance: ratings[n] as number,
 				evidence: item.evidence,

@@ -173,6 +173,7 @@ export class Simulation {
 			recentEvents: [],
 			retrievals: 0,
 			memo: { importance: {}, place: {}, emoji: {}, objectState: {} },
+			pending: [],
 			replan: ''
 		};
 		const [homeSector] = splitAddress(p.home);
@@ -313,7 +314,8 @@ export class Simulation {
 						description: e.description,
 						// Idle objects and sleepers are the paper's mundane floor; no model call.
 						importance: /is (idle|sleeping)$/.test(e.description) ? 1 : undefined
-					}))
+					})),
+					{ defer: true }
 				);
 			}
 		}

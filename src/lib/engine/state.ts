@@ -85,10 +85,22 @@ export interface AgentState {
 		emoji: Record<string, string>;
 		objectState: Record<string, string>;
 	};
+	/** memories waiting for their (batched) importance rating; not yet in the stream */
+	pending: PendingMemory[];
 	/** set by an inner-voice directive or a reaction: regenerate the rest of today's plan */
 	replan: string;
 	/** per-agent setting overrides */
 	settings?: Partial<AgentSettings>;
+}
+
+export interface PendingMemory {
+	kind: MemoryKind;
+	description: string;
+	created: number;
+	evidence?: string[];
+	plan?: { address: string; start: number; minutes: number };
+	with?: string;
+	importance?: number;
 }
 
 export interface AgentSettings {

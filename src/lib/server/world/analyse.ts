@@ -1,0 +1,220 @@
+// Reads a whole world folder, collecting every problem it can find rather than stopping at the
+// first: loadWorld() throws them, checkWorld() reports them.
+
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PersonaDef, WorldDef } from '../../engine/types';
+import { ProblemList, type WorldProblem } from './problems';
+import { readManifest, readPersonas, readScenario, FieldChecker, suggest } from './manifest';
+import { readMap } from './tmx';
+import { analyseZones, type ZoneResult } from './zones';
+import type { LoadedWorld, MapLayerView, MapView } from './types';
+
+export interface WorldCounts {
+	sectors: number;
+	arenas: number;
+	objects: number;
+	spawns: number;
+	personas: number;
+	walkable: number;
+}
+
+export interface Analysis {
+	/** absolute world folder */
+	dir: string;
+	/** world id (the folder name) */
+	id: string;
+	errors: WorldProblem[];
+	warnings: WorldProblem[];
+	counts: WorldCounts;
+	/** present only when there are no errors */
+	world?: LoadedWorld;
+}
+
+let rootCache: string | undefined;
+
+/** The nearest folder above this source file that holds package.json (else the working folder). */
+export function projectRoot(): string {
+	if (rootCache) return rootCache;
+	let dir: string | undefined;
+	try {
+		dir = path.dirname(fileURLToPath(import.meta.url));
+	} catch {
+		dir = undefined;
+	}
+	while (dir) {
+		if (existsSync(path.join(dir, 'package.json'))) return (rootCache = dir);
+		const up = path.dirname(dir);
+		dir = up === dir ? undefined : up;
+	}
+	return (rootCache = process.cwd());
+}
+
+export function defaultWorldsDir(): string {
+	return path.join(projectRoot(), 'worlds');
+}
+
+/**
+ * A bare name is a world in `worldsDir`; anything with a path separator is a folder (or the
+ * path of its world.json), relative to the working folder.
+ */
+export function resolveWorldDir(nameOrPath: string, worldsDir = defaultWorldsDir()): string {
+	const isPath =
+		nameOrPath.includes('/') ||
+		nameOrPath.includes(path.sep) ||
+		path.isAbsolute(nameOrPath) ||
+		nameOrPath === '.' ||
+		nameOrPath === '..';
+	if (!isPath) return path.resolve(worldsDir, nameOrPath);
+	const abs = path.resolve(nameOrPath);
+	return /\.json$/i.test(abs) && !isDirectory(abs) ? path.dirname(abs) : abs;
+}
+
+function isDirectory(p: string): boolean {
+	try {
+		return statSync(p).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+const emptyCounts = (): WorldCounts => ({ sectors: 0, arenas: 0, objects: 0, spawns: 0, personas: 0, walkable: 0 });
+
+export async function analyseWorld(nameOrPath: string, opts: { worldsDir?: string } = {}): Promise<Analysis> {
+	const worldsDir = opts.worldsDir ?? defaultWorldsDir();
+	const dir = resolveWorldDir(nameOrPath, worldsDir);
+	const id = path.basename(dir);
+	const problems = new ProblemList();
+	const counts = emptyCounts();
+	const done = (world?: LoadedWorld): Analysis => ({
+		dir,
+		id,
+		errors: problems.errors,
+		warnings: problems.warnings,
+		counts,
+		...(world && problems.errors.length === 0 ? { world } : {})
+	});
+
+	if (nameOrPath.trim() === '') {
+		problems.error('.', undefined, 'no world given: pass a world name or the path of a world folder');
+		return done();
+	}
+	if (!isDirectory(dir)) {
+		const bare = !nameOrPath.includes('/') && !nameOrPath.includes(path.sep);
+		let known = '';
+		if (bare && isDirectory(worldsDir)) {
+			const names = readdirSync(worldsDir).filter((n) => existsSync(path.join(worldsDir, n, 'world.json')));
+			known = names.length ? ` (worlds there: ${names.join(', ')})` : ' (it holds no worlds)';
+		}
+		problems.error(
+			nameOrPath,
+			undefined,
+			bare ? `no world named "${nameOrPath}" in ${worldsDir}${known}` : `world folder ${dir} not found`
+		);
+		return done();
+	}
+
+	const { manifest, map: mapFile } = await readManifest(dir, problems);
+	let zones: ZoneResult | undefined;
+	let mapView: MapView | undefined;
+	if (mapFile) {
+		const parsed = await readMap(path.resolve(dir, mapFile), dir, problems);
+		if (parsed) {
+			zones = analyseZones(parsed, problems);
+			mapView = {
+				width: parsed.width,
+				height: parsed.height,
+				tileWidth: parsed.tileWidth,
+				tileHeight: parsed.tileHeight,
+				layers: parsed.tileLayers.map((l) => {
+					const view: MapLayerView = { name: l.name, visible: l.visible, opacity: l.opacity, data: l.data };
+					if (l.flips) view.flips = l.flips;
+					return view;
+				}),
+				tilesets: parsed.tilesets,
+				zones: zones.zones,
+				spawns: zones.spawnViews
+			};
+			counts.sectors = zones.sectors.length;
+			counts.arenas = zones.sectors.reduce((n, s) => n + s.arenas.length, 0);
+			counts.objects = zones.sectors.reduce((n, s) => n + s.arenas.reduce((m, a) => m + a.objects.length, 0), 0);
+			counts.spawns = zones.spawnViews.length;
+			counts.walkable = zones.walkable;
+		}
+	}
+
+	const { files: personaFiles, stems: personaStems } = await readPersonas(dir, problems);
+	counts.personas = personaStems.length;
+	const personas: PersonaDef[] = [];
+	const spawnUsers = new Map<string, string>();
+	for (const pf of personaFiles) {
+		if (pf.def) personas.push(pf.def);
+		if (!zones) continue; // without a readable map there is nothing to check places against
+		const c = new FieldChecker(problems, pf);
+		const { home, spawn, knownPlaces } = pf.places;
+		const sectorNames = zones.sectors.map((x) => x.name);
+		if (home !== undefined) {
+			const [sectorName, arenaName] = home.split(':');
+			const sector = zones.sectors.find((s) => s.name === sectorName);
+			if (!sector) {
+				const s = suggest(sectorName, sectorNames);
+				c.error(['home'], `home "${home}": there is no sector "${sectorName}" on the map${s ? `; did you mean "${s}"?` : ''}`);
+			} else if (!sector.arenas.some((a) => a.name === arenaName)) {
+				const names = sector.arenas.map((a) => a.name);
+				c.error(
+					['home'],
+					`home "${home}": sector "${sectorName}" has no arena "${arenaName}" (its arenas: ${names.join(', ') || 'none'})`
+				);
+			}
+		}
+		if (spawn !== undefined) {
+			if (!zones.spawnNames.has(spawn)) {
+				const s = suggest(spawn, [...zones.spawnNames]);
+				c.error(['spawn'], `spawn "${spawn}" is not on the map's spawns layer${s ? `; did you mean "${s}"?` : ''}`);
+			} else if (spawnUsers.has(spawn))
+				c.warn(['spawn'], `spawn "${spawn}" is also used by ${spawnUsers.get(spawn)}; both start on one tile`);
+			else spawnUsers.set(spawn, pf.stem);
+		}
+		knownPlaces?.forEach((place, k) => {
+			if (!sectorNames.includes(place)) {
+				const s = suggest(place, sectorNames);
+				c.error(['knownPlaces', k], `known place "${place}" is not a sector on the map${s ? `; did you mean "${s}"?` : ''}`);
+			}
+		});
+	}
+	personas.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+	const scenario = await readScenario(dir, problems);
+	if (scenario.file) {
+		const c = new FieldChecker(problems, scenario.file);
+		// persona ids are file names; broken persona files report their own errors
+		const ids = new Set(personaStems);
+		scenario.seeds.forEach((seed, n) => {
+			if (ids.has(seed.agent)) return;
+			const k = scenario.seedIndex[n];
+			const s = suggest(seed.agent, [...ids]);
+			c.error(['seeds', k, 'agent'], `seed "${seed.id}": there is no persona "${seed.agent}"${s ? `; did you mean "${s}"?` : ''}`);
+		});
+	}
+
+	if (problems.errors.length || !manifest || !zones || !mapView) return done();
+	const def: WorldDef = {
+		id,
+		name: manifest.name,
+		width: mapView.width,
+		height: mapView.height,
+		tileWidth: mapView.tileWidth,
+		tileHeight: mapView.tileHeight,
+		collision: zones.collision,
+		sectors: zones.sectors,
+		spawns: zones.spawns,
+		personas,
+		seeds: scenario.seeds,
+		facts: scenario.facts,
+		start: manifest.start,
+		secondsPerStep: manifest.secondsPerStep,
+		settings: manifest.settings
+	};
+	return done({ dir, def, map: mapView, warnings: problems.warnings });
+}

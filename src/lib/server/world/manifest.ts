@@ -1,0 +1,478 @@
+// The JSON files of a world: world.json, personas/<id>.json and scenario.json. Written by hand,
+// so every field is checked and every problem names the file and the line of the key.
+
+import { readFile, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import {
+	DEFAULT_SETTINGS,
+	type PersonaDef,
+	type ScenarioSeed,
+	type Settings,
+	type TrackedFact
+} from '../../engine/types';
+import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from './json';
+import { lineWhere, type ProblemList } from './problems';
+
+export interface JsonFile {
+	/** relative to the world folder */
+	file: string;
+	doc: JsonDoc;
+}
+
+/** Reads and parses one JSON file. undefined = missing or unreadable (reported unless optional). */
+export async function readJsonFile(
+	dir: string,
+	file: string,
+	problems: ProblemList,
+	optional = false
+): Promise<JsonFile | undefined> {
+	const abs = path.join(dir, file);
+	let text: string;
+	try {
+		text = await readFile(abs, 'utf8');
+	} catch (e) {
+		if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+			if (!optional) problems.error(file, undefined, 'file not found');
+		} else problems.error(file, undefined, `cannot read the file: ${(e as Error).message}`);
+		return undefined;
+	}
+	try {
+		const doc = parseJson(text);
+		for (const d of doc.duplicates)
+			problems.error(file, lineWhere(d.line), `"${String(d.path[d.path.length - 1])}" is written twice`);
+		return { file, doc };
+	} catch (e) {
+		if (e instanceof JsonSyntaxError) {
+			problems.error(file, `line ${e.line}, column ${e.column}`, `invalid JSON: ${e.message}`);
+			return undefined;
+		}
+		throw e;
+	}
+}
+
+/** The closest known name, to suggest for a likely typo. */
+export function suggest(word: string, known: readonly string[]): string | undefined {
+	const dist = (a: string, b: string) => {
+		const row = Array.from({ length: b.length + 1 }, (_, k) => k);
+		for (let i = 1; i <= a.length; i++) {
+			let prev = row[0];
+			row[0] = i;
+			for (let j = 1; j <= b.length; j++) {
+				const tmp = row[j];
+				row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+				prev = tmp;
+			}
+		}
+		return row[b.length];
+	};
+	let best: string | undefined;
+	let bestD = Infinity;
+	for (const k of known) {
+		const d = k.toLowerCase() === word.toLowerCase() ? 0 : dist(word, k);
+		if (d < bestD) {
+			bestD = d;
+			best = k;
+		}
+	}
+	return bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+	typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+
+const showPath = (p: JsonPath) =>
+	p.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${k}` : k), '');
+
+/** Checks fields of one JSON file, reporting at the line of each key. */
+export class FieldChecker {
+	constructor(
+		readonly problems: ProblemList,
+		readonly f: JsonFile
+	) {}
+	where(p: JsonPath): string | undefined {
+		// the nearest enclosing key that has a line
+		for (let k = p.length; k > 0; k--) {
+			const line = this.f.doc.lineOf(p.slice(0, k));
+			if (line !== undefined) return `line ${line}`;
+		}
+		return undefined;
+	}
+	error(p: JsonPath, message: string): void {
+		this.problems.error(this.f.file, this.where(p), message);
+	}
+	warn(p: JsonPath, message: string): void {
+		this.problems.warn(this.f.file, this.where(p), message);
+	}
+	/** Reports keys not in `allowed`; returns false if `value` is not an object. */
+	object(value: unknown, p: JsonPath, allowed: readonly string[], what: string): value is Record<string, unknown> {
+		if (!isObject(value)) {
+			this.error(p, `${what} must be an object, not ${typeName(value)}`);
+			return false;
+		}
+		for (const key of Object.keys(value))
+			if (!allowed.includes(key)) {
+				const s = suggest(key, allowed);
+				this.error(
+					[...p, key],
+					`unknown field "${showPath([...p, key])}"${s ? `; did you mean "${s}"?` : ` (${what} fields: ${allowed.join(', ')})`}`
+				);
+			}
+		return true;
+	}
+	string(obj: Record<string, unknown>, p: JsonPath, key: string, opts: { required?: boolean; nonEmpty?: boolean } = {}): string | undefined {
+		const v = obj[key];
+		const full = [...p, key];
+		if (v === undefined) {
+			if (opts.required !== false) this.error(p, `missing field "${showPath(full)}"`);
+			return undefined;
+		}
+		if (typeof v !== 'string') {
+			this.error(full, `"${showPath(full)}" must be text, not ${typeName(v)}`);
+			return undefined;
+		}
+		if (opts.nonEmpty && v.trim() === '') {
+			this.error(full, `"${showPath(full)}" must not be empty`);
+			return undefined;
+		}
+		return v;
+	}
+	number(
+		obj: Record<string, unknown>,
+		p: JsonPath,
+		key: string,
+		rule: NumberRule,
+		required = true
+	): number | undefined {
+		const v = obj[key];
+		const full = [...p, key];
+		if (v === undefined) {
+			if (required) this.error(p, `missing field "${showPath(full)}"`);
+			return undefined;
+		}
+		if (typeof v !== 'number' || !rule.ok(v)) {
+			this.error(full, `"${showPath(full)}" must be ${rule.text}, not ${typeof v === 'number' ? v : typeName(v)}`);
+			return undefined;
+		}
+		return v;
+	}
+	stringList(obj: Record<string, unknown>, p: JsonPath, key: string): string[] | undefined {
+		const v = obj[key];
+		const full = [...p, key];
+		if (v === undefined) {
+			this.error(p, `missing field "${showPath(full)}"`);
+			return undefined;
+		}
+		if (!Array.isArray(v)) {
+			this.error(full, `"${showPath(full)}" must be a list of texts, not ${typeName(v)}`);
+			return undefined;
+		}
+		let ok = true;
+		v.forEach((item, k) => {
+			if (typeof item !== 'string') {
+				this.error([...full, k], `"${showPath([...full, k])}" must be text, not ${typeName(item)}`);
+				ok = false;
+			}
+		});
+		return ok ? (v as string[]) : undefined;
+	}
+}
+
+export interface NumberRule {
+	ok: (v: number) => boolean;
+	text: string;
+}
+const POSITIVE_INT: NumberRule = { ok: (v) => Number.isInteger(v) && v > 0, text: 'a positive whole number' };
+const NON_NEGATIVE_INT: NumberRule = { ok: (v) => Number.isInteger(v) && v >= 0, text: 'a whole number, 0 or more' };
+const NON_NEGATIVE: NumberRule = { ok: (v) => Number.isFinite(v) && v >= 0, text: 'a number, 0 or more' };
+const POSITIVE: NumberRule = { ok: (v) => Number.isFinite(v) && v > 0, text: 'a positive number' };
+const UNIT: NumberRule = { ok: (v) => v > 0 && v <= 1, text: 'a number above 0 and at most 1' };
+
+// ---------------------------------------------------------------------------------------------
+// world.json
+
+export interface WorldManifest {
+	name: string;
+	/** map file relative to the world folder */
+	map: string;
+	start: number;
+	secondsPerStep: number;
+	settings: Settings;
+}
+
+const WORLD_FIELDS = ['name', 'map', 'start', 'secondsPerStep', 'defaults'] as const;
+
+/** Rules for the numbers under `defaults`, by dotted path. */
+const SETTING_RULES: Record<string, NumberRule> = {
+	'perception.visionRadius': POSITIVE_INT,
+	'perception.attentionBandwidth': POSITIVE_INT,
+	'perception.retention': POSITIVE_INT,
+	'retrieval.weights.recency': NON_NEGATIVE,
+	'retrieval.weights.importance': NON_NEGATIVE,
+	'retrieval.weights.relevance': NON_NEGATIVE,
+	'retrieval.decay': UNIT,
+	'retrieval.topK': POSITIVE_INT,
+	'reflection.threshold': POSITIVE,
+	'conversation.maxTurns': POSITIVE_INT,
+	'conversation.cooldownMinutes': NON_NEGATIVE
+};
+
+/** Parses 'YYYY-MM-DDTHH:MM:SS' (no zone) into milliseconds of the UTC calendar. */
+export function parseGameTime(text: string): number | undefined {
+	const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/.exec(text);
+	if (!m) return undefined;
+	const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+	const ms = Date.UTC(y, mo - 1, d, h, mi, s);
+	const back = new Date(ms);
+	// Date.UTC rolls over (Feb 30 -> Mar 2); a real calendar time reads back unchanged
+	if (
+		back.getUTCFullYear() !== y ||
+		back.getUTCMonth() !== mo - 1 ||
+		back.getUTCDate() !== d ||
+		back.getUTCHours() !== h ||
+		back.getUTCMinutes() !== mi ||
+		back.getUTCSeconds() !== s
+	)
+		return undefined;
+	return ms;
+}
+
+/**
+ * `manifest` is set only when world.json has no errors; `map` whenever it names a map file that
+ * exists, so the map can still be checked when other fields are wrong.
+ */
+export async function readManifest(
+	dir: string,
+	problems: ProblemList
+): Promise<{ manifest?: WorldManifest; map?: string }> {
+	const f = await readJsonFile(dir, 'world.json', problems);
+	if (!f) return {};
+	const c = new FieldChecker(problems, f);
+	const root = f.doc.value;
+	const before = problems.errors.length;
+	if (!c.object(root, [], WORLD_FIELDS, 'world.json')) return {};
+	const name = c.string(root, [], 'name', { nonEmpty: true });
+	let map = c.string(root, [], 'map', { nonEmpty: true });
+	if (map !== undefined) {
+		const abs = path.resolve(dir, map);
+		const rel = path.relative(dir, abs);
+		const problem = !/\.tmx$/i.test(map)
+			? `"map" must name a Tiled .tmx file, not "${map}"`
+			: rel.startsWith('..') || path.isAbsolute(rel)
+				? `the map "${map}" must be inside the world folder`
+				: !existsSync(abs)
+					? `map file "${map}" not found`
+					: undefined;
+		if (problem) {
+			c.error(['map'], problem);
+			map = undefined;
+		}
+	}
+	const startText = c.string(root, [], 'start', { nonEmpty: true });
+	let start: number | undefined;
+	if (startText !== undefined) {
+		start = parseGameTime(startText);
+		if (start === undefined)
+			c.error(
+				['start'],
+				`"start" must be a calendar time written YYYY-MM-DDTHH:MM:SS without a zone, e.g. "2023-02-13T07:00:00" (got "${startText}")`
+			);
+	}
+	const secondsPerStep = c.number(root, [], 'secondsPerStep', POSITIVE_INT);
+
+	const settings: Settings = structuredClone(DEFAULT_SETTINGS);
+	if (root.defaults !== undefined) mergeSettings(c, root.defaults, ['defaults'], DEFAULT_SETTINGS, settings);
+
+	if (problems.errors.length > before) return { map };
+	return { manifest: { name: name!, map: map!, start: start!, secondsPerStep: secondsPerStep!, settings }, map };
+}
+
+function mergeSettings(c: FieldChecker, user: unknown, p: JsonPath, defaults: object, out: object): void {
+	const known = Object.keys(defaults);
+	if (!c.object(user, p, known, `"${showPath(p)}"`)) return;
+	const d = defaults as Record<string, unknown>;
+	const o = out as Record<string, unknown>;
+	for (const key of Object.keys(user)) {
+		if (!known.includes(key)) continue; // reported by object()
+		const def = d[key];
+		if (isObject(def)) mergeSettings(c, user[key], [...p, key], def, o[key] as object);
+		else {
+			const rule = SETTING_RULES[showPath([...p, key]).replace(/^defaults\./, '')] ?? POSITIVE;
+			const v = c.number(user, p, key, rule);
+			if (v !== undefined) o[key] = v;
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// personas/<id>.json
+
+export interface PersonaFile extends JsonFile {
+	/** file name without .json */
+	stem: string;
+	/** set when the file itself has no errors */
+	def?: PersonaDef;
+	/** the place fields that are well-formed, checked against the map even when others are not */
+	places: { home?: string; spawn?: string; knownPlaces?: string[] };
+}
+
+export interface Personas {
+	files: PersonaFile[];
+	/** every persona file name without .json, readable or not */
+	stems: string[];
+}
+
+// Every PersonaDef field; `satisfies` keeps this list in step with the engine's type.
+const PERSONA_FIELDS = {
+	id: true,
+	name: true,
+	firstName: true,
+	lastName: true,
+	age: true,
+	innate: true,
+	learned: true,
+	currently: true,
+	lifestyle: true,
+	dailyPlanRequirement: true,
+	home: true,
+	spawn: true,
+	knownPlaces: true,
+	seedMemories: true,
+	perception: false
+} satisfies Record<keyof PersonaDef, boolean>;
+const PERCEPTION_FIELDS = ['visionRadius', 'attentionBandwidth', 'retention'] as const;
+
+export async function readPersonas(dir: string, problems: ProblemList): Promise<Personas> {
+	const pdir = path.join(dir, 'personas');
+	let names: string[];
+	try {
+		names = (await readdir(pdir)).filter((n) => n.toLowerCase().endsWith('.json')).sort();
+	} catch {
+		problems.warn('personas', undefined, 'the world has no personas folder, so it has no agents');
+		return { files: [], stems: [] };
+	}
+	if (names.length === 0) problems.warn('personas', undefined, 'the personas folder holds no .json files');
+	const files: PersonaFile[] = [];
+	const stems = names.map((n) => n.slice(0, -'.json'.length));
+	for (const [k, n] of names.entries()) {
+		const f = await readJsonFile(dir, `personas/${n}`, problems);
+		if (!f) continue;
+		const pf: PersonaFile = { ...f, stem: stems[k], places: {} };
+		pf.def = checkPersona(new FieldChecker(problems, f), f.doc.value, stems[k], pf.places);
+		files.push(pf);
+	}
+	return { files, stems };
+}
+
+function checkPersona(
+	c: FieldChecker,
+	v: unknown,
+	stem: string,
+	places: PersonaFile['places']
+): PersonaDef | undefined {
+	const before = c.problems.errors.length;
+	if (!c.object(v, [], Object.keys(PERSONA_FIELDS), 'persona')) return undefined;
+	const s = (key: keyof PersonaDef, nonEmpty = false) => c.string(v, [], key, { nonEmpty });
+	const def = {
+		id: s('id', true),
+		name: s('name', true),
+		firstName: s('firstName', true),
+		lastName: s('lastName'),
+		age: c.number(v, [], 'age', NON_NEGATIVE_INT),
+		innate: s('innate'),
+		learned: s('learned'),
+		currently: s('currently'),
+		lifestyle: s('lifestyle'),
+		dailyPlanRequirement: s('dailyPlanRequirement'),
+		home: s('home', true),
+		spawn: s('spawn', true),
+		knownPlaces: c.stringList(v, [], 'knownPlaces'),
+		seedMemories: c.stringList(v, [], 'seedMemories')
+	};
+	if (def.id !== undefined && def.id !== stem)
+		c.error(['id'], `"id" is "${def.id}" but the file is named ${stem}.json; they must match`);
+	if (def.home !== undefined && def.home.split(':').length !== 2)
+		c.error(['home'], `"home" must be a Sector:Arena address, e.g. "Hobbs Cafe:cafe" (got "${def.home}")`);
+	else places.home = def.home;
+	places.spawn = def.spawn;
+	places.knownPlaces = def.knownPlaces;
+	let perception: PersonaDef['perception'];
+	if (v.perception !== undefined && c.object(v.perception, ['perception'], PERCEPTION_FIELDS, '"perception"')) {
+		perception = {};
+		for (const k of PERCEPTION_FIELDS) {
+			const n = c.number(v.perception, ['perception'], k, POSITIVE_INT, false);
+			if (n !== undefined) perception[k] = n;
+		}
+	}
+	if (c.problems.errors.length > before) return undefined;
+	return { ...(def as Omit<PersonaDef, 'perception'>), ...(perception ? { perception } : {}) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// scenario.json
+
+export interface Scenario {
+	file?: JsonFile;
+	seeds: ScenarioSeed[];
+	/** index of each seed in the file's "seeds" list */
+	seedIndex: number[];
+	facts: TrackedFact[];
+}
+
+export async function readScenario(dir: string, problems: ProblemList): Promise<Scenario> {
+	const f = await readJsonFile(dir, 'scenario.json', problems, true);
+	const out: Scenario = { file: f, seeds: [], seedIndex: [], facts: [] };
+	if (!f) return out;
+	const c = new FieldChecker(problems, f);
+	const root = f.doc.value;
+	if (!c.object(root, [], ['seeds', 'facts'], 'scenario.json')) return out;
+	const list = (key: 'seeds' | 'facts'): unknown[] => {
+		const v = root[key];
+		if (v === undefined) return [];
+		if (!Array.isArray(v)) {
+			c.error([key], `"${key}" must be a list, not ${typeName(v)}`);
+			return [];
+		}
+		return v;
+	};
+	const ids = (kind: string) => {
+		const seen = new Map<string, number>();
+		return (id: string | undefined, p: JsonPath) => {
+			if (id === undefined) return;
+			if (seen.has(id)) c.error([...p, 'id'], `${kind} id "${id}" is used twice (also ${showPath(p.slice(0, 1))}[${seen.get(id)}])`);
+			else seen.set(id, p[1] as number);
+		};
+	};
+	const seedId = ids('seed');
+	list('seeds').forEach((item, k) => {
+		const p = ['seeds', k];
+		if (!c.object(item, p, ['id', 'agent', 'memory'], 'seed')) return;
+		const before = problems.errors.length;
+		const seed = {
+			id: c.string(item, p, 'id', { nonEmpty: true }),
+			agent: c.string(item, p, 'agent', { nonEmpty: true }),
+			memory: c.string(item, p, 'memory', { nonEmpty: true })
+		};
+		seedId(seed.id, p);
+		if (problems.errors.length === before) {
+			out.seeds.push(seed as ScenarioSeed);
+			out.seedIndex.push(k);
+		}
+	});
+	const factId = ids('fact');
+	list('facts').forEach((item, k) => {
+		const p = ['facts', k];
+		if (!c.object(item, p, ['id', 'label', 'keywords'], 'fact')) return;
+		const before = problems.errors.length;
+		const fact = {
+			id: c.string(item, p, 'id', { nonEmpty: true }),
+			label: c.string(item, p, 'label', { nonEmpty: true }),
+			keywords: c.stringList(item, p, 'keywords')
+		};
+		factId(fact.id, p);
+		if (problems.errors.length === before) out.facts.push(fact as TrackedFact);
+	});
+	return out;
+}

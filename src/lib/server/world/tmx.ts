@@ -1,0 +1,650 @@
+// Reading a Tiled map. tmx-parser decodes tile layers and merges external tilesets, but it is
+// lossy and unmaintained: it silently drops group layers, chunks and templates, ignores the
+// orientation, has no zstd, keeps no object ids or line numbers, truncates object coordinates
+// with parseInt and reads malformed XML leniently. So the raw XML is scanned first with our own
+// strict reader: anything tmx-parser cannot represent is refused with the feature and the
+// line, and zone geometry comes from the scan. tmx-parser's tile data is cross-checked against
+// the scan's own decoding, so a silent misreading cannot reach the world.
+
+import { readFile, open } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { parseXml, XmlSyntaxError, type XmlElement } from './xml';
+import { lineWhere, type ProblemList } from './problems';
+import type { MapLayerView, TilesetView } from './types';
+
+// ---------------------------------------------------------------------------------------------
+// tmx-parser (CommonJS, untyped): the shapes we read from it.
+
+interface TmxTile {
+	gid: number;
+}
+interface TmxTileLayer {
+	type: 'tile';
+	name: string | null;
+	opacity: number;
+	visible: boolean;
+	tiles: (TmxTile | undefined)[];
+	horizontalFlips: boolean[];
+	verticalFlips: boolean[];
+	diagonalFlips: boolean[];
+}
+interface TmxOtherLayer {
+	type: 'object' | 'image';
+	name: string | null;
+}
+interface TmxTileSet {
+	firstGid: number;
+	name: string | null;
+	tileWidth: number;
+	tileHeight: number;
+	image: { source: string; width: number | null; height: number | null } | null;
+}
+interface TmxMap {
+	orientation: string;
+	width: number;
+	height: number;
+	tileWidth: number;
+	tileHeight: number;
+	layers: (TmxTileLayer | TmxOtherLayer)[];
+	tileSets: TmxTileSet[];
+}
+interface TmxParserModule {
+	parse(content: string, pathToFile: string, cb: (err: Error | null, map?: TmxMap) => void): void;
+}
+
+const tmxParser = createRequire(import.meta.url)('tmx-parser') as TmxParserModule;
+
+const FLIP_H = 0x80000000;
+const FLIP_V = 0x40000000;
+const FLIP_D = 0x20000000;
+const GID_MASK = 0x1fffffff;
+
+// ---------------------------------------------------------------------------------------------
+// Result
+
+export type ObjectShape = 'rect' | 'point' | 'ellipse' | 'polygon' | 'polyline' | 'text' | 'tile';
+
+export interface MapObject {
+	id: number | undefined;
+	name: string;
+	x: number;
+	y: number;
+	width: number;
+	height: number;
+	rotation: number;
+	shape: ObjectShape;
+	properties: Record<string, string>;
+	line: number;
+}
+
+export interface ObjectLayer {
+	name: string;
+	line: number;
+	/** the layer is drawn shifted (offsetx/offsety), which the world does not apply */
+	offset: boolean;
+	objects: MapObject[];
+}
+
+export interface TileLayer extends MapLayerView {
+	line: number;
+	offset: boolean;
+}
+
+export interface ParsedMap {
+	/** the map file, relative to the world folder */
+	file: string;
+	width: number;
+	height: number;
+	tileWidth: number;
+	tileHeight: number;
+	/** tile layers in drawing order */
+	tileLayers: TileLayer[];
+	objectLayers: ObjectLayer[];
+	tilesets: TilesetView[];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface ScannedTileLayer {
+	name: string;
+	line: number;
+	offset: boolean;
+	/** raw gids, flip flags included */
+	gids: Uint32Array;
+}
+
+/**
+ * Reads and checks `mapAbs`. Returns undefined (with errors recorded) when the map cannot be
+ * represented; zone-level checks happen later, on the result.
+ */
+export async function readMap(
+	mapAbs: string,
+	worldDir: string,
+	problems: ProblemList
+): Promise<ParsedMap | undefined> {
+	const rel = (abs: string) => path.relative(worldDir, abs).split(path.sep).join('/');
+	const file = rel(mapAbs);
+	const errorsBefore = problems.errors.length;
+	const err = (line: number | string | undefined, message: string, inFile = file) =>
+		problems.error(inFile, typeof line === 'number' ? lineWhere(line) : line, message);
+
+	let xml: string;
+	try {
+		xml = await readFile(mapAbs, 'utf8');
+	} catch (e) {
+		err(undefined, `cannot read the map file: ${(e as Error).message}`);
+		return undefined;
+	}
+	let root: XmlElement;
+	try {
+		root = parseXml(xml);
+	} catch (e) {
+		if (e instanceof XmlSyntaxError) {
+			err(`line ${e.line}, column ${e.column}`, `malformed XML: ${e.message}`);
+			return undefined;
+		}
+		throw e;
+	}
+	if (root.name !== 'map') {
+		err(root.line, `not a Tiled map: the root element is <${root.name}>, expected <map>`);
+		return undefined;
+	}
+
+	const orientation = root.attrs.orientation ?? 'orthogonal';
+	if (orientation !== 'orthogonal')
+		err(
+			root.line,
+			`${orientation} maps are not supported (orientation="${orientation}"); only orthogonal maps are`
+		);
+	if (root.attrs.infinite === '1')
+		err(
+			root.line,
+			'infinite maps are not supported (infinite="1"); make the map finite in Tiled (Map > Map Properties > Infinite)'
+		);
+	const dim = (el: XmlElement, attr: string, fileOf = file): number | undefined => {
+		const raw = el.attrs[attr];
+		if (raw === undefined) {
+			err(el.line, `<${el.name}> needs a "${attr}" attribute`, fileOf);
+			return undefined;
+		}
+		const v = Number(raw);
+		if (!Number.isInteger(v) || v <= 0) {
+			err(el.line, `<${el.name}> ${attr}="${raw}" must be a positive whole number`, fileOf);
+			return undefined;
+		}
+		return v;
+	};
+	const width = dim(root, 'width');
+	const height = dim(root, 'height');
+	const tileWidth = dim(root, 'tilewidth');
+	const tileHeight = dim(root, 'tileheight');
+	if (
+		problems.errors.length > errorsBefore ||
+		width === undefined ||
+		height === undefined ||
+		tileWidth === undefined ||
+		tileHeight === undefined
+	)
+		return undefined;
+
+	const tileLayers: ScannedTileLayer[] = [];
+	const objectLayers: ObjectLayer[] = [];
+	const tilesets: TilesetView[] = [];
+	const mapDir = path.dirname(mapAbs);
+
+	// ---- tile layers -------------------------------------------------------------------
+	const scanTileLayer = (el: XmlElement) => {
+		const name = el.attrs.name ?? '';
+		const label = `layer "${name}"`;
+		if (
+			(el.attrs.width !== undefined && Number(el.attrs.width) !== width) ||
+			(el.attrs.height !== undefined && Number(el.attrs.height) !== height)
+		)
+			err(
+				el.line,
+				`${label} is ${el.attrs.width}x${el.attrs.height} tiles but the map is ${width}x${height}`
+			);
+		const data = el.children.find((c) => c.name === 'data');
+		if (!data) {
+			err(el.line, `${label} has no <data>`);
+			return;
+		}
+		const chunk = data.children.find((c) => c.name === 'chunk');
+		if (chunk) {
+			err(
+				chunk.line,
+				`${label}: chunked tile data (<chunk>) belongs to infinite maps and is not supported; make the map finite`
+			);
+			return;
+		}
+		const encoding = data.attrs.encoding;
+		const compression = data.attrs.compression || undefined;
+		const count = width * height;
+		let gids: Uint32Array;
+		if (encoding === undefined) {
+			const tiles = data.children.filter((c) => c.name === 'tile');
+			gids = new Uint32Array(tiles.length);
+			for (let k = 0; k < tiles.length; k++) {
+				const raw = tiles[k].attrs.gid ?? '0';
+				const v = Number(raw);
+				if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
+					err(tiles[k].line, `${label}: gid="${raw}" is not a tile id`);
+					return;
+				}
+				gids[k] = v;
+			}
+		} else if (encoding === 'csv') {
+			if (compression) {
+				err(data.line, `${label}: CSV data cannot be compressed (compression="${compression}")`);
+				return;
+			}
+			const text = data.text;
+			const tokens = text.trim() === '' ? [] : text.split(',');
+			gids = new Uint32Array(tokens.length);
+			let pos = 0; // offset of the current token in the text
+			for (let k = 0; k < tokens.length; pos += tokens[k].length + 1, k++) {
+				const tok = tokens[k].trim();
+				const v = /^\d+$/.test(tok) ? Number(tok) : NaN;
+				if (!(v <= 0xffffffff)) {
+					// the text starts on the <data> line; count the newlines before the bad token
+					const at = pos + tokens[k].search(/\S|$/);
+					const lineNo = data.line + (text.slice(0, at).match(/\n/g)?.length ?? 0);
+					err(
+						lineNo,
+						`${label}: CSV value ${k + 1} ${tok === '' ? 'is empty' : `"${tok}" is not a tile id`}`
+					);
+					return;
+				}
+				gids[k] = v;
+			}
+		} else if (encoding === 'base64') {
+			if (compression === 'zstd') {
+				err(
+					data.line,
+					`${label}: zstd compression is not supported; save the map with CSV or base64 (zlib or gzip) tile layer data (Map > Map Properties > Tile Layer Format)`
+				);
+				return;
+			}
+			if (compression !== undefined && compression !== 'zlib' && compression !== 'gzip') {
+				err(
+					data.line,
+					`${label}: unknown compression "${compression}"; use none, zlib or gzip`
+				);
+				return;
+			}
+			const b64 = data.text.trim();
+			if (!/^[A-Za-z0-9+/=\s]*$/.test(b64)) {
+				err(data.line, `${label}: the base64 data contains characters that are not base64`);
+				return;
+			}
+			let bytes: Buffer = Buffer.from(b64, 'base64');
+			try {
+				if (compression === 'zlib') bytes = zlib.inflateSync(bytes);
+				else if (compression === 'gzip') bytes = zlib.gunzipSync(bytes);
+			} catch (e) {
+				err(data.line, `${label}: the ${compression} data cannot be decompressed (${(e as Error).message})`);
+				return;
+			}
+			if (bytes.length % 4 !== 0) {
+				err(data.line, `${label}: the decoded data is ${bytes.length} bytes, not a whole number of 4-byte tiles`);
+				return;
+			}
+			gids = new Uint32Array(bytes.length / 4);
+			for (let k = 0; k < gids.length; k++) gids[k] = bytes.readUInt32LE(k * 4);
+		} else {
+			err(data.line, `${label}: unknown tile data encoding "${encoding}"; use csv or base64`);
+			return;
+		}
+		if (gids.length !== count) {
+			err(
+				data.line,
+				`${label} has ${gids.length} tiles but a ${width}x${height} map needs ${count}`
+			);
+			return;
+		}
+		tileLayers.push({ name, line: el.line, offset: hasOffset(el), gids });
+	};
+
+	// ---- object layers -----------------------------------------------------------------
+	const num = (el: XmlElement, attr: string, label: string): number => {
+		const raw = el.attrs[attr];
+		if (raw === undefined) return 0;
+		const v = Number(raw);
+		if (!Number.isFinite(v)) {
+			err(el.line, `${label}: ${attr}="${raw}" is not a number`);
+			return 0;
+		}
+		return v;
+	};
+	const scanObjectLayer = (el: XmlElement) => {
+		const layer: ObjectLayer = { name: el.attrs.name ?? '', line: el.line, offset: hasOffset(el), objects: [] };
+		for (const o of el.children) {
+			if (o.name !== 'object') continue;
+			const id = o.attrs.id !== undefined ? Number(o.attrs.id) : undefined;
+			const name = o.attrs.name ?? '';
+			const label = `layer "${layer.name}", object ${id ?? '?'}${name ? ` "${name}"` : ''}`;
+			if (o.attrs.template !== undefined) {
+				err(
+					o.line,
+					`${label}: template objects are not supported (template="${o.attrs.template}"); detach the object from its template in Tiled`
+				);
+				continue;
+			}
+			const childNames = new Set(o.children.map((c) => c.name));
+			const shape: ObjectShape =
+				o.attrs.gid !== undefined
+					? 'tile'
+					: childNames.has('ellipse')
+						? 'ellipse'
+						: childNames.has('point')
+							? 'point'
+							: childNames.has('polygon')
+								? 'polygon'
+								: childNames.has('polyline')
+									? 'polyline'
+									: childNames.has('text')
+										? 'text'
+										: 'rect';
+			const properties: Record<string, string> = {};
+			for (const p of o.children.find((c) => c.name === 'properties')?.children ?? []) {
+				if (p.name === 'property' && p.attrs.name !== undefined)
+					properties[p.attrs.name] = p.attrs.value ?? p.text;
+			}
+			layer.objects.push({
+				id,
+				name,
+				x: num(o, 'x', label),
+				y: num(o, 'y', label),
+				width: num(o, 'width', label),
+				height: num(o, 'height', label),
+				rotation: num(o, 'rotation', label),
+				shape,
+				properties,
+				line: o.line
+			});
+		}
+		objectLayers.push(layer);
+	};
+
+	// ---- tilesets ------------------------------------------------------------------------
+	const scanTileset = async (el: XmlElement) => {
+		const firstGid = dim(el, 'firstgid');
+		if (firstGid === undefined) return;
+		let ts = el;
+		let tsFile = file;
+		let baseDir = mapDir;
+		const source = el.attrs.source;
+		if (source !== undefined) {
+			const abs = path.resolve(mapDir, source);
+			tsFile = rel(abs);
+			if (!/\.tsx$/i.test(source)) {
+				err(
+					el.line,
+					`tileset "${source}" is not a .tsx file; tilesets must be saved in Tiled's XML format (.tsx)`
+				);
+				return;
+			}
+			if (!existsSync(abs)) {
+				err(el.line, `tileset file "${tsFile}" not found (source="${source}")`);
+				return;
+			}
+			let tsx: string;
+			try {
+				tsx = await readFile(abs, 'utf8');
+			} catch (e) {
+				err(el.line, `cannot read tileset file "${tsFile}": ${(e as Error).message}`);
+				return;
+			}
+			try {
+				ts = parseXml(tsx);
+			} catch (e) {
+				if (e instanceof XmlSyntaxError) {
+					err(`line ${e.line}, column ${e.column}`, `malformed XML: ${e.message}`, tsFile);
+					return;
+				}
+				throw e;
+			}
+			if (ts.name !== 'tileset') {
+				err(ts.line, `not a Tiled tileset: the root element is <${ts.name}>`, tsFile);
+				return;
+			}
+			baseDir = path.dirname(abs);
+		}
+		const name = ts.attrs.name ?? '';
+		const label = `tileset "${name}"`;
+		const tw = dim(ts, 'tilewidth', tsFile);
+		const th = dim(ts, 'tileheight', tsFile);
+		const margin = Number(ts.attrs.margin ?? 0);
+		const spacing = Number(ts.attrs.spacing ?? 0);
+		if (tw === undefined || th === undefined) return;
+		const image = ts.children.find((c) => c.name === 'image');
+		if (!image) {
+			const collection = ts.children.some(
+				(c) => c.name === 'tile' && c.children.some((g) => g.name === 'image')
+			);
+			err(
+				ts.line,
+				collection
+					? `${label} is an image collection (one image per tile), which is not supported; use a tileset made from one image`
+					: `${label} has no image`,
+				tsFile
+			);
+			return;
+		}
+		const imgSource = image.attrs.source;
+		if (!imgSource) {
+			err(image.line, `${label}: <image> has no source (embedded image data is not supported)`, tsFile);
+			return;
+		}
+		const imgAbs = path.resolve(baseDir, imgSource);
+		const imgRel = rel(imgAbs);
+		if (imgRel.startsWith('../') || path.isAbsolute(imgRel)) {
+			err(image.line, `${label}: image "${imgSource}" lies outside the world folder`, tsFile);
+			return;
+		}
+		if (!existsSync(imgAbs)) {
+			err(image.line, `${label}: image file "${imgRel}" not found (source="${imgSource}")`, tsFile);
+			return;
+		}
+		let imageWidth = Number(image.attrs.width ?? NaN);
+		let imageHeight = Number(image.attrs.height ?? NaN);
+		const real = await pngSize(imgAbs);
+		if (real) {
+			if (
+				Number.isFinite(imageWidth) &&
+				Number.isFinite(imageHeight) &&
+				(real.width !== imageWidth || real.height !== imageHeight)
+			)
+				problems.warn(
+					tsFile,
+					lineWhere(image.line),
+					`${label}: "${imgRel}" is ${real.width}x${real.height} px but the tileset says ${imageWidth}x${imageHeight}; using the real size`
+				);
+			imageWidth = real.width;
+			imageHeight = real.height;
+		}
+		if (!(imageWidth > 0 && imageHeight > 0)) {
+			err(image.line, `${label}: the size of image "${imgRel}" is unknown (give width and height, or use a PNG)`, tsFile);
+			return;
+		}
+		const fit = (size: number, tile: number) =>
+			Math.max(0, Math.floor((size - 2 * margin + spacing) / (tile + spacing)));
+		const columns = ts.attrs.columns !== undefined ? Number(ts.attrs.columns) : fit(imageWidth, tw);
+		const tileCount =
+			ts.attrs.tilecount !== undefined ? Number(ts.attrs.tilecount) : columns * fit(imageHeight, th);
+		if (!Number.isInteger(columns) || columns <= 0 || !Number.isInteger(tileCount) || tileCount <= 0) {
+			err(ts.line, `${label} holds no tiles (columns=${columns}, tilecount=${tileCount})`, tsFile);
+			return;
+		}
+		tilesets.push({
+			name,
+			firstGid,
+			image: imgRel,
+			imageWidth,
+			imageHeight,
+			tileWidth: tw,
+			tileHeight: th,
+			columns,
+			tileCount,
+			margin,
+			spacing
+		});
+	};
+
+	for (const el of root.children) {
+		switch (el.name) {
+			case 'tileset':
+				await scanTileset(el);
+				break;
+			case 'layer':
+				scanTileLayer(el);
+				break;
+			case 'objectgroup':
+				scanObjectLayer(el);
+				break;
+			case 'imagelayer':
+				problems.warn(
+					file,
+					lineWhere(el.line),
+					`image layer "${el.attrs.name ?? ''}" is not shown (only tile layers are drawn)`
+				);
+				break;
+			case 'group':
+				err(
+					el.line,
+					`group layer "${el.attrs.name ?? ''}" is not supported; move its layers to the top level and delete the group`
+				);
+				break;
+			default:
+				break; // properties, editorsettings: nothing the world needs
+		}
+	}
+	if (problems.errors.length > errorsBefore) return undefined;
+
+	// every gid must belong to a tileset (checked on the scan, before tmx-parser maps gids)
+	const ranges = [...tilesets].sort((a, b) => a.firstGid - b.firstGid);
+	const count = width * height;
+	for (const layer of tileLayers) {
+		let bad = 0;
+		let first = -1;
+		for (let k = 0; k < count; k++) {
+			const g = layer.gids[k] & GID_MASK;
+			if (g === 0) continue;
+			let owner: TilesetView | undefined;
+			for (const r of ranges) if (r.firstGid <= g) owner = r;
+			if (!owner || g >= owner.firstGid + owner.tileCount) {
+				if (bad++ === 0) first = k;
+			}
+		}
+		if (bad)
+			err(
+				layer.line,
+				`layer "${layer.name}": ${bad} tile${bad === 1 ? '' : 's'} use${bad === 1 ? 's' : ''} a tile id no tileset defines (first at tile (${first % width}, ${Math.floor(first / width)}), gid ${layer.gids[first] & GID_MASK})`
+			);
+	}
+	if (problems.errors.length > errorsBefore) return undefined;
+
+	// ---- tmx-parser ------------------------------------------------------------------------
+	let parsed: TmxMap;
+	try {
+		parsed = await runTmxParser(xml, mapAbs);
+	} catch (e) {
+		const msg = (e as Error).message ?? String(e);
+		const m = /Line: (\d+)/.exec(msg);
+		err(m ? Number(m[1]) + 1 : undefined, `the map cannot be read: ${msg.split('\n')[0]}`);
+		return undefined;
+	}
+
+	const parsedTileLayers = parsed.layers.filter((l): l is TmxTileLayer => l.type === 'tile');
+	if (parsedTileLayers.length !== tileLayers.length || parsed.tileSets.length !== tilesets.length) {
+		err(undefined, 'the map reader found a different number of layers or tilesets than the map holds');
+		return undefined;
+	}
+	const layers: TileLayer[] = [];
+	for (let li = 0; li < tileLayers.length; li++) {
+		const scanned = tileLayers[li];
+		const pl = parsedTileLayers[li];
+		const data = new Array<number>(count);
+		let flips: number[] | undefined;
+		for (let k = 0; k < count; k++) {
+			const gid = pl.tiles[k]?.gid ?? 0;
+			data[k] = gid;
+			const f = (pl.horizontalFlips[k] ? 1 : 0) | (pl.verticalFlips[k] ? 2 : 0) | (pl.diagonalFlips[k] ? 4 : 0);
+			if (f) (flips ??= new Array<number>(count).fill(0))[k] = f;
+			const raw = scanned.gids[k];
+			const expectFlips = (raw & FLIP_H ? 1 : 0) | (raw & FLIP_V ? 2 : 0) | (raw & FLIP_D ? 4 : 0);
+			if ((raw & GID_MASK) !== gid || expectFlips !== f) {
+				err(
+					scanned.line,
+					`layer "${scanned.name}": tile (${k % width}, ${Math.floor(k / width)}) was decoded inconsistently (${raw & GID_MASK} vs ${gid})`
+				);
+				return undefined;
+			}
+		}
+		layers.push({
+			name: pl.name ?? scanned.name,
+			visible: pl.visible !== false,
+			opacity: typeof pl.opacity === 'number' && Number.isFinite(pl.opacity) ? pl.opacity : 1,
+			data,
+			...(flips ? { flips } : {}),
+			line: scanned.line,
+			offset: scanned.offset
+		});
+	}
+
+	const views: TilesetView[] = tilesets.map((s, k) => {
+		const p = parsed.tileSets[k];
+		return {
+			name: p.name ?? s.name,
+			firstGid: p.firstGid,
+			image: s.image,
+			imageWidth: s.imageWidth,
+			imageHeight: s.imageHeight,
+			tileWidth: p.tileWidth || s.tileWidth,
+			tileHeight: p.tileHeight || s.tileHeight,
+			columns: s.columns,
+			tileCount: s.tileCount,
+			margin: s.margin,
+			spacing: s.spacing
+		};
+	});
+
+	return { file, width, height, tileWidth, tileHeight, tileLayers: layers, objectLayers, tilesets: views };
+}
+
+const hasOffset = (el: XmlElement) => Number(el.attrs.offsetx ?? 0) !== 0 || Number(el.attrs.offsety ?? 0) !== 0;
+
+function runTmxParser(xml: string, mapAbs: string): Promise<TmxMap> {
+	return new Promise((resolve, reject) => {
+		let settled = false;
+		// tmx-parser may call back twice (an error, then the end) or throw after calling back.
+		const done = (e: Error | null, map?: TmxMap) => {
+			if (settled) return;
+			settled = true;
+			if (e || !map) reject(e ?? new Error('the file holds no map'));
+			else resolve(map);
+		};
+		try {
+			tmxParser.parse(xml, mapAbs, done);
+		} catch (e) {
+			done(e instanceof Error ? e : new Error(String(e)));
+		}
+	});
+}
+
+/** Width and height from a PNG header, or undefined if the file is not a PNG. */
+async function pngSize(file: string): Promise<{ width: number; height: number } | undefined> {
+	const fh = await open(file, 'r');
+	try {
+		const buf = Buffer.alloc(24);
+		const { bytesRead } = await fh.read(buf, 0, 24, 0);
+		if (bytesRead < 24 || buf.readUInt32BE(0) !== 0x89504e47 || buf.toString('latin1', 12, 16) !== 'IHDR')
+			return undefined;
+		return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
+	} finally {
+		await fh.close();
+	}
+}

@@ -536,15 +536,16 @@ export async function converse(
 	const address = ctxA.sim.index.addressOf(A.tile);
 	const relA = await relationship(ctxA, B.name, `${B.name} is ${B.action.activity}`, 'conversation');
 	const relB = await relationship(ctxB, A.name, `${A.name} is ${A.action.activity}`, 'conversation');
+	// What each speaker has on its mind (its salient news and plans): what lets information
+	// travel from agent to agent. Retrieved once per conversation.
+	const onMindA = await ctxA.retrieve(`${A.name}'s news, plans and intentions`, 'conversation: what is on my mind', 3);
+	const onMindB = await ctxB.retrieve(`${B.name}'s news, plans and intentions`, 'conversation: what is on my mind', 3);
 	const maxLines = ctxA.state.settings.conversation.maxTurns * 2;
 	const lines: { speaker: string; text: string }[] = [];
 	const history: string[] = [];
 	for (let turn = 0; turn < maxLines; turn++) {
-		const [me, other, rel] = turn % 2 === 0 ? [ctxA, B, relA] : [ctxB, A, relB];
-		// What the speaker has on its mind (its salient news and plans) and what bears on the
-		// last line: the first is what lets information travel from agent to agent.
+		const [me, other, rel, onMind] = turn % 2 === 0 ? [ctxA, B, relA, onMindA] : [ctxB, A, relB, onMindB];
 		const last = lines.at(-1)?.text ?? `${other.name}`;
-		const onMind = await me.retrieve(`${me.name}'s news, plans and intentions`, 'conversation: what is on my mind', 3);
 		const relevant = await me.retrieve(last, 'conversation: what to say', 10);
 		const memories = [...new Map([...onMind, ...relevant].map((m) => [m.id, m])).values()];
 		const answer = await me.ask<{ utterance: string; end: boolean }>(

@@ -3,7 +3,7 @@
 // think concurrently without changing the outcome.
 
 import { HOUR } from './clock';
-import { MEMORY_KINDS, MemoryStream, topK, type MemoryKind, type MemoryRecord } from './memory';
+import { MEMORY_KINDS, MemoryStream, selectTop, type MemoryKind, type MemoryRecord } from './memory';
 import type { ModelAnswer, ModelPort, TemplateId, TemplateVars } from './model';
 import { rngFor } from './rng';
 import type {
@@ -111,9 +111,9 @@ export class AgentContext {
 			if (candidates.length === 0) return [];
 		}
 		const [vector] = await this.model.embed([query]);
-		const rows = stream.score(vector, this.now, settings, candidates);
-		const picked = topK(rows, limit);
-		const indices = picked.map((i) => rows[i].index);
+		const col = stream.columns(vector, this.now, settings, candidates);
+		const picked = selectTop(col.score, limit, candidates ? (p) => candidates[p] : (p) => p);
+		const indices = candidates ? picked.map((p) => candidates[p]) : picked;
 		const kinds = hidden.length > 0 ? allKindsExcept(hidden) : null;
 		if (this.recordAccess) {
 			stream.touch(indices, this.now);
@@ -130,7 +130,7 @@ export class AgentContext {
 				streamSize: stream.size,
 				kinds,
 				selected: indices.map((i) => stream.records[i].id),
-				scores: picked.map((i) => rows[i].score)
+				scores: picked.map((p) => col.score[p])
 			});
 		}
 		return indices.map((i) => stream.records[i]);

@@ -47,10 +47,14 @@ export interface ScoreRow {
 	score: number;
 }
 
-export interface ScoreTable {
-	rows: ScoreRow[];
-	/** indices into rows of the selected memories, best first */
-	selected: number[];
+export interface ScoreColumns {
+	recency: Float64Array;
+	importance: Float64Array;
+	relevance: Float64Array;
+	recencyNorm: Float64Array;
+	importanceNorm: Float64Array;
+	relevanceNorm: Float64Array;
+	score: Float64Array;
 }
 
 /** What the min-max normalisation gives when every candidate has the same raw value. */
@@ -149,10 +153,46 @@ export class MemoryStream {
 	}
 
 	/**
-	 * Scores candidates (indices; all memories when omitted) for a query vector at game time `now`.
-	 * Pure: does not touch last-access times. `lastAccessOf` overrides the stored column (used to
-	 * reproduce a past retrieval).
+	 * The three raw components and the weighted score of each candidate (indices; all memories
+	 * when omitted) for a query vector at game time `now`, as columns. Pure: does not touch
+	 * last-access times. `lastAccessOf` overrides the stored column (to reproduce a past retrieval).
 	 */
+	columns(
+		query: Float32Array,
+		now: number,
+		settings: Pick<RetrievalSettings, 'weights' | 'decay'>,
+		candidates?: ArrayLike<number>,
+		lastAccessOf?: (index: number) => number
+	): ScoreColumns {
+		const n = candidates ? candidates.length : this.size;
+		const dim = this.dimensions;
+		const recency = new Float64Array(n);
+		const importance = new Float64Array(n);
+		const relevance = new Float64Array(n);
+		const logDecay = Math.log(settings.decay);
+		const vectors = this.vectors;
+		const access = this.lastAccessCol;
+		const imp = this.importanceCol;
+		for (let c = 0; c < n; c++) {
+			const i = candidates ? candidates[c] : c;
+			const last = lastAccessOf ? lastAccessOf(i) : access[i];
+			const hours = now > last ? (now - last) / HOUR : 0;
+			recency[c] = Math.exp(logDecay * hours);
+			importance[c] = imp[i];
+			relevance[c] = dot(vectors, i * dim, query, dim);
+		}
+		const recencyNorm = normalise(recency);
+		const importanceNorm = normalise(importance);
+		const relevanceNorm = normalise(relevance);
+		const w = settings.weights;
+		const score = new Float64Array(n);
+		for (let c = 0; c < n; c++) {
+			score[c] = w.recency * recencyNorm[c] + w.importance * importanceNorm[c] + w.relevance * relevanceNorm[c];
+		}
+		return { recency, importance, relevance, recencyNorm, importanceNorm, relevanceNorm, score };
+	}
+
+	/** The full score table (one row per candidate), for inspection. */
 	score(
 		query: Float32Array,
 		now: number,
@@ -160,41 +200,20 @@ export class MemoryStream {
 		candidates?: ArrayLike<number>,
 		lastAccessOf?: (index: number) => number
 	): ScoreRow[] {
-		const n = candidates ? candidates.length : this.size;
-		const dim = this.dimensions;
-		const rec = new Float64Array(n);
-		const imp = new Float64Array(n);
-		const rel = new Float64Array(n);
-		const logDecay = Math.log(settings.decay);
-		const vectors = this.vectors;
-		for (let c = 0; c < n; c++) {
-			const i = candidates ? candidates[c] : c;
-			const access = lastAccessOf ? lastAccessOf(i) : this.lastAccessCol[i];
-			const hours = Math.max(0, (now - access) / HOUR);
-			rec[c] = Math.exp(logDecay * hours);
-			imp[c] = this.importanceCol[i];
-			let dot = 0;
-			const base = i * dim;
-			for (let d = 0; d < dim; d++) dot += vectors[base + d] * query[d];
-			rel[c] = dot;
-		}
-		const recN = normalise(rec);
-		const impN = normalise(imp);
-		const relN = normalise(rel);
-		const w = settings.weights;
-		const rows: ScoreRow[] = new Array(n);
-		for (let c = 0; c < n; c++) {
+		const col = this.columns(query, now, settings, candidates, lastAccessOf);
+		const rows: ScoreRow[] = new Array(col.score.length);
+		for (let c = 0; c < rows.length; c++) {
 			const i = candidates ? candidates[c] : c;
 			rows[c] = {
 				id: this.records[i].id,
 				index: i,
-				recency: rec[c],
-				importance: imp[c],
-				relevance: rel[c],
-				recencyNorm: recN[c],
-				importanceNorm: impN[c],
-				relevanceNorm: relN[c],
-				score: w.recency * recN[c] + w.importance * impN[c] + w.relevance * relN[c]
+				recency: col.recency[c],
+				importance: col.importance[c],
+				relevance: col.relevance[c],
+				recencyNorm: col.recencyNorm[c],
+				importanceNorm: col.importanceNorm[c],
+				relevanceNorm: col.relevanceNorm[c],
+				score: col.score[c]
 			};
 		}
 		return rows;
@@ -225,15 +244,53 @@ export function normalise(values: Float64Array): Float64Array {
 }
 
 /**
- * Indices of the k best rows: by score, ties broken by the newer memory first, so the order
- * never depends on sort stability.
+ * Positions of the k best scores, best first: by score, ties broken by the higher memory index
+ * (the newer memory), so the order never depends on sort stability. `indexOf` maps a position to
+ * its memory index. One pass with a small sorted buffer: no full sort of large streams.
  */
+export function selectTop(scores: ArrayLike<number>, k: number, indexOf: (pos: number) => number): number[] {
+	const best: number[] = [];
+	if (k <= 0) return best;
+	const better = (a: number, b: number) => scores[a] > scores[b] || (scores[a] === scores[b] && indexOf(a) > indexOf(b));
+	for (let p = 0; p < scores.length; p++) {
+		if (best.length === k && !better(p, best[k - 1])) continue;
+		let at = best.length < k ? best.length : k - 1;
+		if (best.length < k) best.push(p);
+		while (at > 0 && better(p, best[at - 1])) {
+			best[at] = best[at - 1];
+			at--;
+		}
+		best[at] = p;
+	}
+	return best;
+}
+
+/** Positions of the k best rows of a score table, with the same order as `selectTop`. */
 export function topK(rows: readonly ScoreRow[], k: number): number[] {
-	const order = rows.map((_, i) => i);
-	order.sort((a, b) => rows[b].score - rows[a].score || rows[b].index - rows[a].index);
-	return order.slice(0, Math.max(0, k));
+	return selectTop(
+		rows.map((r) => r.score),
+		k,
+		(p) => rows[p].index
+	);
 }
 
 export function sameWeights(a: RetrievalWeights, b: RetrievalWeights): boolean {
 	return a.recency === b.recency && a.importance === b.importance && a.relevance === b.relevance;
+}
+
+/** Dot product of a stored vector (at `base` in `vectors`) with the query, unrolled by four. */
+function dot(vectors: Float32Array, base: number, query: Float32Array, dim: number): number {
+	let a = 0;
+	let b = 0;
+	let c = 0;
+	let d = 0;
+	let k = 0;
+	for (; k + 3 < dim; k += 4) {
+		a += vectors[base + k] * query[k];
+		b += vectors[base + k + 1] * query[k + 1];
+		c += vectors[base + k + 2] * query[k + 2];
+		d += vectors[base + k + 3] * query[k + 3];
+	}
+	for (; k < dim; k++) a += vectors[base + k] * query[k];
+	return a + b + c + d;
 }

@@ -238,22 +238,23 @@ export class Simulation {
 		return { ...this.state.settings.perception, ...persona?.perception };
 	}
 
-	/** Object states as agents see them: the base state, or the state the agent using it set. */
-	objectStates(): Record<string, string> {
-		const states = { ...this.state.objects };
-		const claimed = new Set<string>();
+	/** Objects whose state an agent's current action sets (first agent in id order wins). */
+	objectsInUse(): Map<string, string> {
+		const inUse = new Map<string, string>();
 		for (const a of this.state.agents) {
 			const o = a.action.object;
-			if (o && !a.action.chatWith && !claimed.has(o) && o in states) {
-				states[o] = a.action.objectState || states[o];
-				claimed.add(o);
-			}
+			if (o && !a.action.chatWith && a.action.objectState && !inUse.has(o)) inUse.set(o, a.action.objectState);
 		}
-		return states;
+		return inUse;
+	}
+
+	/** An object's state as agents see it: the state set by its user, or its base state. */
+	objectState(address: string, inUse = this.objectsInUse()): string | undefined {
+		return inUse.get(address) ?? this.state.objects[address];
 	}
 
 	/** What an agent perceives: agents and non-idle objects in its arena within its vision. */
-	private perceive(a: AgentState, objects: Record<string, string>): PerceivedEvent[] {
+	private perceive(a: AgentState, inUse: Map<string, string>): PerceivedEvent[] {
 		if (isSleeping(a)) return [];
 		const { visionRadius, attentionBandwidth } = this.perceptionOf(a);
 		const [ax, ay] = this.index.xy(a.tile);
@@ -284,7 +285,7 @@ export class Simulation {
 		}
 		if (myArena >= 0) {
 			for (const o of this.index.arenas[myArena].arena.objects) {
-				const state = objects[o.address];
+				const state = inUse.get(o.address) ?? this.state.objects[o.address];
 				if (!state || state === 'idle') continue;
 				let d = Infinity;
 				for (const t of o.tiles) {
@@ -362,8 +363,8 @@ export class Simulation {
 				s.objects[input.address] = input.state;
 			}
 		}
-		const objects = this.objectStates();
-		const perceived = s.agents.map((a) => this.perceive(a, objects));
+		const inUse = this.objectsInUse();
+		const perceived = s.agents.map((a) => this.perceive(a, inUse));
 		const wishes = await Promise.all(s.agents.map((a, i) => this.think(ctxs.get(a.id) as AgentContext, perceived[i])));
 
 		// Conversations: each agent in at most one, initiators in id order.

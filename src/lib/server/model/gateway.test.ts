@@ -1,0 +1,273 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TEMPLATE_IDS } from '../../engine/model';
+import type { PromptSet } from '../../prompts/promptset';
+import { validateOutput } from '../../prompts/schema';
+import { AnswerCache } from './cache';
+import { ModelGateway, ReplayMissError, SYSTEM_PROMPT, type RecordedCall } from './gateway';
+import { loadPromptSet } from './load';
+import { OfflineProvider } from './providers/offline';
+import { ProviderError, type ChatRequest, type ChatResult, type ModelProvider } from './providers/types';
+import { SAMPLE_VARS } from './testing/sample-vars';
+
+let set: PromptSet;
+beforeAll(async () => {
+	set = await loadPromptSet();
+});
+
+/** A provider that answers from a script and remembers what it was asked. */
+class ScriptedProvider implements ModelProvider {
+	readonly name = 'scripted';
+	readonly model = 'script-1';
+	readonly embedModel = 'script-embed';
+	readonly dimensions = 3;
+	readonly label = 'scripted test provider';
+	readonly chats: ChatRequest[] = [];
+	readonly embedded: string[][] = [];
+	inFlight = 0;
+	maxInFlight = 0;
+
+	constructor(private readonly script: (req: ChatRequest, n: number) => string | Error | Promise<string | Error>) {}
+
+	async chat(req: ChatRequest): Promise<ChatResult> {
+		this.chats.push(structuredClone(req));
+		this.inFlight++;
+		this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+		try {
+			const out = await this.script(req, this.chats.length - 1);
+			if (out instanceof Error) throw out;
+			return { text: out, tokens: { prompt: 100, completion: 10 } };
+		} finally {
+			this.inFlight--;
+		}
+	}
+
+	async embed(texts: string[]): Promise<Float32Array[]> {
+		this.embedded.push([...texts]);
+		return texts.map((t) => new Float32Array([t.length, 1, 0]));
+	}
+}
+
+const choose = { template: 'choose_arena' as const, vars: SAMPLE_VARS.choose_arena, key: '12/nora/3', agent: 'nora', purpose: 'act: arena' };
+
+function gateway(provider: ModelProvider, extra: Partial<ConstructorParameters<typeof ModelGateway>[0]> = {}) {
+	const calls: RecordedCall[] = [];
+	let clock = 0;
+	const g = new ModelGateway({ provider, templates: set, recorder: (c) => calls.push(c), now: () => (clock += 5), ...extra });
+	return { g, calls };
+}
+
+describe('ModelGateway.complete', () => {
+	it('renders, calls, validates and records', async () => {
+		const p = new ScriptedProvider(() => 'Here you go: {"choice": "kitchen"}');
+		const { g, calls } = gateway(p);
+		const answer = await g.complete(choose);
+		expect(answer).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		expect(p.chats[0].messages[0]).toEqual({ role: 'system', content: SYSTEM_PROMPT });
+		expect(p.chats[0].messages[1].content).toMatch(/- bedroom\n- kitchen\n- bathroom/);
+		expect(p.chats[0].sampling).toEqual({ temperature: 0, max_tokens: 60 });
+		expect(p.chats[0].vars).toEqual(choose.vars);
+		expect(calls).toEqual([
+			{
+				key: '12/nora/3',
+				template: 'choose_arena',
+				templateVersion: set.versions.choose_arena,
+				agent: 'nora',
+				purpose: 'act: arena',
+				provider: 'scripted',
+				model: 'script-1',
+				prompt: p.chats[0].messages[1].content,
+				answer: 'Here you go: {"choice": "kitchen"}',
+				value: { choice: 'kitchen' },
+				failsafe: false,
+				latencyMs: 5,
+				tokens: { prompt: 100, completion: 10 },
+				cacheHit: false,
+				attempts: 1
+			}
+		]);
+	});
+
+	it('repairs an invalid answer by showing the model its errors', async () => {
+		const p = new ScriptedProvider((_, n) => (n === 0 ? '{"choice": "garage"}' : '{"choice": "Kitchen"}'));
+		const { g, calls } = gateway(p);
+		expect(await g.complete(choose)).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		expect(p.chats).toHaveLength(2);
+		const repair = p.chats[1].messages;
+		expect(repair).toHaveLength(4);
+		expect(repair[2]).toEqual({ role: 'assistant', content: '{"choice": "garage"}' });
+		expect(repair[3].role).toBe('user');
+		expect(repair[3].content).toMatch(/\$\.choice: "garage" is not one of the options: "bedroom", "kitchen", "bathroom"/);
+		expect(calls[0].attempts).toBe(2);
+		expect(calls[0].tokens).toEqual({ prompt: 200, completion: 20 });
+	});
+
+	it('falls back to the fitted fail-safe after the retries, with the reason', async () => {
+		const p = new ScriptedProvider(() => 'I cannot decide.');
+		const { g, calls } = gateway(p, { retries: 2 });
+		const answer = await g.complete(choose);
+		// The fail-safe is {{current}}: the area the agent is in.
+		expect(answer).toEqual({ value: { choice: 'bedroom' }, failsafe: true });
+		expect(p.chats).toHaveLength(3);
+		expect(calls[0].failsafe).toBe(true);
+		expect(calls[0].attempts).toBe(3);
+		expect(calls[0].answer).toBe('I cannot decide.');
+		expect(calls[0].error).toMatch(/^no valid answer after 3 attempts: no JSON object found/);
+	});
+
+	it('pads list fail-safes to the call, e.g. one importance rating per memory', async () => {
+		const p = new ScriptedProvider(() => '{"ratings": [5]}');
+		const { g } = gateway(p, { retries: 0 });
+		const memories = ['a', 'b', 'c', 'd'];
+		const answer = await g.complete({ template: 'importance', vars: { name: 'X', memories }, key: 'k' });
+		expect(answer).toEqual({ value: { ratings: [3, 3, 3, 3] }, failsafe: true });
+	});
+
+	it('uses the fail-safe without retrying the provider when it fails', async () => {
+		const p = new ScriptedProvider(() => new ProviderError('chat failed after 5 attempts: HTTP 503', 5, 503));
+		const { g, calls } = gateway(p);
+		const answer = await g.complete(choose);
+		expect(answer.failsafe).toBe(true);
+		expect(p.chats).toHaveLength(1);
+		expect(calls[0].error).toBe('provider error: chat failed after 5 attempts: HTTP 503');
+		expect(calls[0].answer).toBe('');
+	});
+
+	it('throws clear errors for unknown templates and bad variables (programming errors)', async () => {
+		const { g } = gateway(new ScriptedProvider(() => '{}'));
+		await expect(g.complete({ template: 'nope' as never, vars: {}, key: 'k' })).rejects.toThrow(/no template "nope"/);
+		await expect(g.complete({ template: 'choose_arena', vars: { ...choose.vars, options: 'x' }, key: 'k' })).rejects.toThrow(/template choose_arena: "options" must be a list/);
+	});
+
+	it('bounds the calls in flight', async () => {
+		const p = new ScriptedProvider(async () => {
+			await new Promise((r) => setTimeout(r, 5));
+			return '{"choice": "kitchen"}';
+		});
+		const { g } = gateway(p, { concurrency: 3 });
+		await Promise.all(Array.from({ length: 12 }, (_, i) => g.complete({ ...choose, vars: { ...choose.vars, activity: `task ${i}` }, key: `k${i}` })));
+		expect(p.chats).toHaveLength(12);
+		expect(p.maxInFlight).toBe(3);
+	});
+});
+
+describe('cache', () => {
+	it('answers a repeated prompt from the cache, also after reopening, and identically', async () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'simulacra-gw-'));
+		try {
+			let n = 0;
+			const p = new ScriptedProvider(() => `{"choice": "${++n === 1 ? 'kitchen' : 'bathroom'}"}`);
+			const cache = AnswerCache.open(dir);
+			const first = gateway(p, { cache });
+			const a = await first.g.complete(choose);
+			const b = await first.g.complete({ ...choose, key: 'other-key' });
+			expect(b).toEqual(a);
+			expect(p.chats).toHaveLength(1);
+			expect(first.calls[1]).toMatchObject({ key: 'other-key', cacheHit: true, tokens: { prompt: 0, completion: 0 }, answer: '{"choice": "kitchen"}' });
+			cache.close();
+
+			const reopened = AnswerCache.open(dir);
+			const second = gateway(p, { cache: reopened });
+			expect(await second.g.complete(choose)).toEqual(a);
+			expect(p.chats).toHaveLength(1);
+			// A different prompt is a different key.
+			await second.g.complete({ ...choose, vars: { ...choose.vars, activity: 'take a bath' } });
+			expect(p.chats).toHaveLength(2);
+			reopened.close();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it('keeps a fail-safe caused by invalid answers, but not one caused by a provider failure', async () => {
+		const cache = AnswerCache.memory();
+		const bad = new ScriptedProvider(() => 'nonsense');
+		await gateway(bad, { cache, retries: 1 }).g.complete(choose);
+		expect(bad.chats).toHaveLength(2);
+		const again = await gateway(bad, { cache, retries: 1 }).g.complete(choose);
+		expect(again).toEqual({ value: { choice: 'bedroom' }, failsafe: true });
+		expect(bad.chats).toHaveLength(2);
+
+		const down = new ScriptedProvider(() => new ProviderError('offline', 1));
+		await gateway(down, { cache }).g.complete({ ...choose, vars: { ...choose.vars, activity: 'x' } });
+		await gateway(down, { cache }).g.complete({ ...choose, vars: { ...choose.vars, activity: 'x' } });
+		expect(down.chats).toHaveLength(2);
+	});
+
+	it('asks again when a cached answer no longer fits the call', async () => {
+		const cache = AnswerCache.memory();
+		const p = new ScriptedProvider(() => '{"choice": "kitchen"}');
+		const { g } = gateway(p, { cache });
+		await g.complete(choose);
+		const { chatCacheKey } = await import('./cache');
+		const t = set.templates.get('choose_arena')!;
+		const prompt = p.chats[0].messages;
+		const key = chatCacheKey({ provider: p.name, model: p.model, sampling: t.sampling, messages: prompt });
+		cache.putAnswer(key, { text: '{"choice": "attic"}', value: { choice: 'attic' }, failsafe: false, attempts: 1, tokens: { prompt: 1, completion: 1 } });
+		expect(await g.complete(choose)).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		expect(p.chats).toHaveLength(2);
+	});
+});
+
+describe('replay', () => {
+	it('serves recorded values without calling the provider', async () => {
+		const p = new ScriptedProvider(() => '{"choice": "kitchen"}');
+		const live = gateway(p);
+		await live.g.complete(choose);
+		const journal = new Map(live.calls.map((c) => [c.key, c]));
+
+		const never = new ScriptedProvider(() => {
+			throw new Error('must not be called');
+		});
+		const replay = gateway(never, { replay: journal });
+		expect(await replay.g.complete(choose)).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		expect(never.chats).toHaveLength(0);
+		expect(replay.calls[0]).toMatchObject({ key: choose.key, replayed: true, value: { choice: 'kitchen' } });
+	});
+
+	it('names a missing key and a template mismatch', async () => {
+		const replay = gateway(new ScriptedProvider(() => '{}'), { replay: new Map() });
+		await expect(replay.g.complete(choose)).rejects.toThrow(new ReplayMissError('replay: no recorded model call for key "12/nora/3" (template choose_arena)'));
+		const rec = { key: choose.key, template: 'choose_sector' } as RecordedCall;
+		const wrong = gateway(new ScriptedProvider(() => '{}'), { replay: new Map([[choose.key, rec]]) });
+		await expect(wrong.g.complete(choose)).rejects.toThrow(/recorded under key "12\/nora\/3" is for template choose_sector, but choose_arena was asked/);
+	});
+});
+
+describe('ModelGateway.embed', () => {
+	it('embeds through the provider once per distinct text and caches', async () => {
+		const p = new ScriptedProvider(() => '{}');
+		const cache = AnswerCache.memory();
+		const { g } = gateway(p, { cache });
+		const v = await g.embed(['ab', 'abc', 'ab']);
+		expect(v.map((x) => x[0])).toEqual([2, 3, 2]);
+		expect(p.embedded).toEqual([['ab', 'abc']]);
+		const w = await g.embed(['abc', 'abcd']);
+		expect(w.map((x) => x[0])).toEqual([3, 4]);
+		expect(p.embedded).toEqual([['ab', 'abc'], ['abcd']]);
+		expect(await g.embed([])).toEqual([]);
+		expect(g.dimensions).toBe(3);
+	});
+
+	it('refuses vectors of the wrong dimension', async () => {
+		const p = new ScriptedProvider(() => '{}');
+		p.embed = async (texts) => texts.map(() => new Float32Array(2));
+		await expect(gateway(p).g.embed(['x'])).rejects.toThrow(/got 2 dimensions, expected 3/);
+	});
+});
+
+describe('with the offline stand-in', () => {
+	it('answers every template validly on the first attempt', async () => {
+		const { g, calls } = gateway(new OfflineProvider());
+		for (const id of TEMPLATE_IDS) {
+			const answer = await g.complete({ template: id, vars: SAMPLE_VARS[id], key: `0/x/${id}` });
+			expect(answer.failsafe, id).toBe(false);
+			expect(validateOutput(set.templates.get(id)!.output, answer.value, SAMPLE_VARS[id]).ok, id).toBe(true);
+		}
+		expect(calls.every((c) => c.attempts === 1 && c.provider === 'offline')).toBe(true);
+		expect(g.dimensions).toBe(256);
+		expect(g.promptSetVersion).toBe(set.version);
+	});
+});

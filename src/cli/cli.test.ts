@@ -1,0 +1,92 @@
+// The command line as a person uses it: a real process, its exit code and output.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+const home = mkdtempSync(path.join(tmpdir(), 'cli-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+const env = { ...process.env, SIMULACRA_HOME: home };
+const args = (...a: string[]) => ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), ...a];
+
+function cli(...a: string[]) {
+	const r = spawnSync(process.execPath, args(...a), { cwd: root, env, encoding: 'utf8' });
+	return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function json(...a: string[]) {
+	const r = cli(...a, '--json');
+	expect(r.err, r.err).not.toMatch(/\n\s+at /);
+	return { code: r.code, value: JSON.parse(r.out) };
+}
+
+describe('simulacra CLI', () => {
+	it('checks worlds: ok for the default towns, clear errors and exit 1 for broken ones', () => {
+		const ok = json('world', 'check', 'the-ville-3');
+		expect(ok.code).toBe(0);
+		expect(ok.value.ok).toBe(true);
+		expect(ok.value.counts.personas).toBe(3);
+
+		const broken = path.join(home, 'broken');
+		cpSync(path.join(root, 'worlds/the-ville-3'), broken, { recursive: true });
+		const persona = path.join(broken, 'personas/klaus-mueller.json');
+		const data = JSON.parse(readFileSync(persona, 'utf8'));
+		writeFileSync(persona, JSON.stringify({ ...data, favouriteColour: 'green' }, null, 2));
+		const bad = cli('world', 'check', broken);
+		expect(bad.code).toBe(1);
+		expect(bad.out + bad.err).toMatch(/klaus-mueller\.json.*line \d+.*favouriteColour/s);
+		expect(bad.out + bad.err).not.toMatch(/\n\s+at /);
+
+		const missing = cli('world', 'check', path.join(home, 'nowhere'));
+		expect(missing.code).toBe(1);
+		expect(missing.out + missing.err).not.toMatch(/\n\s+at /);
+	});
+
+	it('prints the environment tree and refuses unknown commands without a stack trace', () => {
+		const tree = cli('world', 'tree', 'the-ville-3');
+		expect(tree.code).toBe(0);
+		expect(tree.out).toMatch(/Hobbs Cafe/);
+		const bad = cli('frobnicate');
+		expect(bad.code).toBe(1);
+		expect(bad.err).toMatch(/unknown command "frobnicate"/);
+		expect(bad.err).not.toMatch(/\n\s+at /);
+	});
+
+	it('a run killed with SIGKILL keeps its committed steps and resumes to the same state', async () => {
+		const straight = json('run', '--world', 'the-ville-3', '--steps', '600', '--seed', '3');
+		expect(straight.code).toBe(0);
+		const expected = straight.value.stateHash;
+
+		const runsDir = path.join(home, 'runs');
+		const before = new Set(readdirSync(runsDir));
+		const child = spawn(process.execPath, args('run', '--world', 'the-ville-3', '--steps', '600', '--seed', '3', '--json'), { cwd: root, env });
+		// wait until the new run has committed some steps, then kill it hard
+		let runDir = '';
+		for (let i = 0; i < 2000 && !runDir; i++) {
+			await new Promise((r) => setTimeout(r, 5));
+			const fresh = readdirSync(runsDir).find((id) => !before.has(id));
+			const steps = fresh ? path.join(runsDir, fresh, 'steps.jsonl') : '';
+			if (steps && existsSync(steps) && readFileSync(steps, 'utf8').split('\n').length > 50) runDir = path.join(runsDir, fresh as string);
+		}
+		expect(runDir).not.toBe('');
+		child.kill('SIGKILL');
+		await new Promise((r) => child.once('exit', r));
+		const id = path.basename(runDir);
+		const killedAt = (json('runs').value as { id: string; steps: number }[]).find((r) => r.id === id)!.steps;
+		expect(killedAt).toBeGreaterThanOrEqual(50);
+		expect(killedAt).toBeLessThan(600);
+		// every committed step can be inspected
+		const mid = json('inspect', id, '--step', String(killedAt));
+		expect(mid.code).toBe(0);
+		expect(mid.value.agents).toHaveLength(3);
+
+		const resumed = json('resume', id);
+		expect(resumed.code).toBe(0);
+		expect(resumed.value.steps).toBe(600);
+		expect(resumed.value.stateHash).toBe(expected);
+		expect(existsSync(path.join(runDir, 'snapshots', '600.json'))).toBe(true);
+	}, 180_000);
+});

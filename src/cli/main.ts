@@ -6,7 +6,9 @@ import { formatIso } from '../lib/engine/clock';
 import type { SimInput } from '../lib/engine/sim';
 import type { Ablation } from '../lib/engine/state';
 import { OFFLINE_LABEL } from '../lib/server/model/providers/offline';
-import { listRuns, loadState, resumeRun, startRun, stateHash, type RunSummary } from '../lib/server/run/runner';
+import { createModel, type ModelChoice } from '../lib/server/run/models';
+import { listRuns, loadState, openRun, resumeRun, startRun, stateHash, type RunSummary } from '../lib/server/run/runner';
+import { findAgent, listRetrievals, retrievalTable } from '../lib/server/run/traces';
 import { checkWorld, formatWorldTree, worldTreeJson } from '../lib/server/world/check';
 import { loadWorld } from '../lib/server/world/load';
 
@@ -21,6 +23,16 @@ const HELP = `Simulacra Studio command line
   world check W|PATH     validate a world; exit 1 when it has errors
   world tree W           the environment tree (world -> sector -> arena -> object)
   runs                   list runs
+  retrievals RUN --agent NAME [--step N]
+                         the agent's retrievals (id, step, purpose, query)
+  retrieval RUN ID [--weights R,I,V]
+                         one retrieval's full score table (optionally re-scored)
+  interview RUN --agent NAME --question TEXT [--step N] [--as PERSONA]
+                         ask an agent a question (read-only; the run is unchanged)
+  whisper RUN --agent NAME --text TEXT [--step N] [--steps M]
+                         fork RUN at step N with an inner-voice directive and run M steps
+  set-object RUN --object ADDRESS --state TEXT [--step N] [--steps M]
+                         fork RUN at step N with an object's state changed
 
 Every command takes --json. The default model is the ${OFFLINE_LABEL}.`;
 
@@ -59,6 +71,11 @@ function runRef(text: string): { run: string; step: number } {
 	return { run: text.slice(0, at), step: int(text.slice(at + 1), 'from step') as number };
 }
 
+function need<T>(value: T | undefined, message: string): T {
+	if (value === undefined || value === '') throw new UsageError(message);
+	return value;
+}
+
 function keyValue(text: string, flag: string): [string, string] {
 	const eq = text.indexOf('=');
 	if (eq <= 0) throw new UsageError(`--${flag} takes KEY=VALUE, not "${text}"`);
@@ -94,6 +111,13 @@ async function main(argv: string[]): Promise<number> {
 			ablate: { type: 'string' },
 			whisper: { type: 'string', multiple: true },
 			'set-object': { type: 'string', multiple: true },
+			agent: { type: 'string' },
+			question: { type: 'string' },
+			as: { type: 'string' },
+			text: { type: 'string' },
+			object: { type: 'string' },
+			state: { type: 'string' },
+			weights: { type: 'string' },
 			help: { type: 'boolean', short: 'h', default: false }
 		}
 	});
@@ -200,6 +224,66 @@ async function main(argv: string[]): Promise<number> {
 					? 'no runs yet'
 					: runs.map((r) => `${r.id}  ${r.world}  ${r.steps} steps  ${r.status}  ${r.model}${r.parent ? `  (fork of ${r.parent.run}@${r.parent.step})` : ''}`).join('\n')
 			);
+			return 0;
+		}
+		case 'retrievals': {
+			const id = need(rest[0], 'retrievals needs a run id');
+			const list = listRetrievals(id, { agent: need(values.agent, 'retrievals needs --agent NAME'), step: int(values.step, 'step') });
+			print(out, list, () => list.map((t) => `${t.id}  step ${t.step}  ${t.purpose}: "${t.query}" (${t.selected.length} of ${t.candidates})`).join('\n') || 'no retrievals');
+			return 0;
+		}
+		case 'retrieval': {
+			const id = need(rest[0], 'retrieval needs a run id');
+			const trace = need(rest[1], 'retrieval needs a retrieval id (see the retrievals command)');
+			let weights;
+			if (values.weights) {
+				const w = values.weights.split(',').map(Number);
+				if (w.length !== 3 || w.some((x) => !Number.isFinite(x) || x < 0)) throw new UsageError('--weights takes three numbers: recency,importance,relevance');
+				weights = { recency: w[0], importance: w[1], relevance: w[2] };
+			}
+			const table = await retrievalTable(id, trace, { weights });
+			print(out, table, () => {
+				const head = `${table.id} at step ${table.step}, ${table.purpose}: "${table.query}"\nweights recency ${table.weights.recency}, importance ${table.weights.importance}, relevance ${table.weights.relevance}; decay ${table.decay}; top ${table.k}`;
+				const rows = [...table.candidates]
+					.sort((a, b) => b.score - a.score)
+					.map((r) => `${r.rank ? String(r.rank).padStart(3) : '   '} ${r.score.toFixed(3)}  rec ${r.recencyNorm.toFixed(2)} imp ${r.importanceNorm.toFixed(2)} rel ${r.relevanceNorm.toFixed(2)}  ${r.description.slice(0, 70)}`);
+				return [head, ...rows].join('\n');
+			});
+			return 0;
+		}
+		case 'interview': {
+			const id = need(rest[0], 'interview needs a run id');
+			const agent = need(values.agent, 'interview needs --agent NAME');
+			const question = need(values.question, 'interview needs --question TEXT');
+			const step = int(values.step, 'step') ?? openRun(id).committed();
+			const model = await createModel(openRun(id).meta.model.provider as ModelChoice);
+			try {
+				const { sim } = await loadState(id, step, { model });
+				const who = sim.agent(agent);
+				const r = await sim.interview(who.id, values.as ?? 'an interviewer', question, model);
+				const result = { run: id, step, agent: who.id, question, answer: r.answer, memories: r.memories.map((m) => ({ id: m.id, description: m.description })) };
+				print(out, result, () => `${who.name}: ${r.answer}`);
+			} finally {
+				model.close();
+			}
+			return 0;
+		}
+		case 'whisper':
+		case 'set-object': {
+			const id = need(rest[0], `${command} needs a run id`);
+			const step = int(values.step, 'step') ?? openRun(id).committed();
+			const input: SimInput =
+				command === 'whisper'
+					? { type: 'whisper', agent: need(values.agent, 'whisper needs --agent NAME'), text: need(values.text, 'whisper needs --text TEXT') }
+					: { type: 'set-object', address: need(values.object, 'set-object needs --object ADDRESS'), state: need(values.state, 'set-object needs --state TEXT') };
+			if (input.type === 'whisper') input.agent = findAgent(id, input.agent);
+			const summary = await startRun({
+				from: { run: id, step },
+				steps: int(values.steps, 'steps', 1) ?? 1,
+				inputs: [input],
+				onProgress: progressBar(!out.json && process.stderr.isTTY === true)
+			});
+			print(out, summary, () => summaryText(summary));
 			return 0;
 		}
 		default:

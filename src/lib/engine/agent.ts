@@ -194,7 +194,7 @@ export async function planDay(ctx: AgentContext): Promise<void> {
 		},
 		...blocks.map((b) => ({
 			kind: 'plan' as const,
-			description: `${p.firstName} plans ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
+			description: `${p.firstName}'s plan: ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
 			plan: { address: '', start: base + b.start * MINUTE, minutes: b.minutes }
 		}))
 	], { defer: true });
@@ -229,7 +229,7 @@ export async function replan(ctx: AgentContext, reason: string): Promise<void> {
 	await ctx.memorize(
 		fresh.map((b) => ({
 			kind: 'plan' as const,
-			description: `${a.name.split(' ')[0]} now plans ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
+			description: `${a.name.split(' ')[0]}'s new plan: ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
 			plan: { address: '', start: dayStart(ctx.now) + b.start * MINUTE, minutes: b.minutes }
 		})),
 		{ defer: true }
@@ -274,7 +274,7 @@ async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Subtask[]
 		subtasks.map((t) => {
 			const item = {
 				kind: 'plan' as const,
-				description: `${a.name.split(' ')[0]} plans to be ${t.activity} at ${formatClock12(start)} on ${date}`,
+				description: `${a.name.split(' ')[0]}'s plan: ${t.activity} at ${formatClock12(start)} on ${date}`,
 				plan: { address: '', start: base + start * MINUTE, minutes: t.minutes }
 			};
 			start += t.minutes;

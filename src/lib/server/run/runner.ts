@@ -138,6 +138,7 @@ function copyDir(from: string, to: string): void {
 export async function startRun(opts: RunOptions): Promise<RunSummary> {
 	const home = opts.home ?? dataHome();
 	const t0 = performance.now();
+	if (opts.inputs?.length && opts.steps < 1) throw new Error('inputs are applied at the first step: run at least one step');
 	const parentRun = opts.from ? openRun(opts.from.run, home) : null;
 	const promptsFrom = opts.promptsDir ?? (parentRun ? path.join(parentRun.dir, 'prompts') : undefined);
 	const provider: ModelChoice = opts.model ?? (parentRun ? (parentRun.meta.model.provider as ModelChoice) : 'offline');

@@ -1,0 +1,468 @@
+// A run's memory stream on disk: one LanceDB table, "memories", in <run dir>/lance.
+//
+// Memory records are immutable, so the table only grows: the runner appends them in batches
+// (a Lance write is a new fragment and a new table version, so one write per step would leave
+// thousands of tiny fragments), a resumed run may append the same records again (skipped by
+// id), and `compact` merges the fragments when they pile up. Embeddings are stored as
+// fixed-size float32 lists and come back bit for bit; numbers that must round-trip exactly
+// (game time, importance) are float64.
+
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type * as LanceModule from '@lancedb/lancedb';
+import type { Connection, Table } from '@lancedb/lancedb';
+import {
+	Field,
+	FixedSizeList,
+	Float32,
+	Float64,
+	Int32,
+	RecordBatch,
+	Schema,
+	Struct,
+	Table as ArrowTable,
+	Utf8,
+	makeData,
+	vectorFromArray,
+	DataType,
+	type Data
+} from 'apache-arrow';
+import type { MemoryKind, MemoryRecord } from '../../engine/memory';
+
+export const MEMORY_TABLE = 'memories';
+
+/** Compaction is skipped while the table has at most this many fragments (see `compact`). */
+export const COMPACT_ABOVE_FRAGMENTS = 8;
+
+/** ids per `IN (...)` filter: keeps the SQL text of one query bounded */
+const IDS_PER_QUERY = 1000;
+
+const COLUMNS = [
+	'id',
+	'agent',
+	'index',
+	'kind',
+	'description',
+	'created',
+	'step',
+	'importance',
+	'evidence',
+	'plan',
+	'with',
+	'vector'
+] as const;
+
+export interface LoadOptions {
+	/** only this agent's memories */
+	agent?: string;
+	/**
+	 * The stream as of a step: per agent, the largest memory index to load (inclusive), so each
+	 * agent's first `max + 1` memories. Agents absent from the map get none; -1 means none.
+	 * `maxIndexFromSizes(snapshot.memory)` gives it from a snapshot.
+	 */
+	maxIndexByAgent?: Record<string, number>;
+}
+
+export interface SearchHit {
+	id: string;
+	description: string;
+	/** cosine distance: 1 - cosine similarity (0 = same direction, 2 = opposite) */
+	distance: number;
+}
+
+export interface StoreStats {
+	rows: number;
+	fragments: number;
+	bytes: number;
+}
+
+let lance: Promise<typeof LanceModule> | undefined;
+
+/** The native module, loaded on first use (so importing this file costs nothing). */
+function loadLance(): Promise<typeof LanceModule> {
+	// Lance's Rust logger reads LANCEDB_LOG once, when the native module loads. Its warnings
+	// (deprecations, dataset notices) are noise in the studio's output; LANCEDB_LOG=warn (or
+	// info, debug) brings them back.
+	process.env.LANCEDB_LOG ??= 'error';
+	lance ??= import('@lancedb/lancedb').then(
+		// a CommonJS module: Node exposes its exports by name, or only as `default` if it cannot tell
+		(m) => ('connect' in m ? m : (m as unknown as { default: typeof LanceModule }).default)
+	);
+	return lance;
+}
+
+export function memorySchema(dimensions: number): Schema {
+	return new Schema([
+		new Field('id', new Utf8(), false),
+		new Field('agent', new Utf8(), false),
+		new Field('index', new Int32(), false),
+		new Field('kind', new Utf8(), false),
+		new Field('description', new Utf8(), false),
+		new Field('created', new Float64(), false),
+		new Field('step', new Int32(), false),
+		new Field('importance', new Float64(), false),
+		new Field('evidence', new Utf8(), true),
+		new Field('plan', new Utf8(), true),
+		new Field('with', new Utf8(), true),
+		new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false)
+	]);
+}
+
+/** `maxIndexByAgent` for the stream sizes of a snapshot (`Snapshot['memory']`). */
+export function maxIndexFromSizes(sizes: Record<string, { size: number }>): Record<string, number> {
+	const out: Record<string, number> = {};
+	for (const [agent, { size }] of Object.entries(sizes)) out[agent] = size - 1;
+	return out;
+}
+
+export class MemoryStore {
+	/** ids already in the table, loaded on the first append (readers never need them) */
+	private ids: Set<string> | null = null;
+	/** writes run one at a time, so the id check and the write of a batch are not interleaved */
+	private queue: Promise<unknown> = Promise.resolve();
+	private closed = false;
+
+	private constructor(
+		/** the database folder, <run dir>/lance */
+		readonly dir: string,
+		readonly dimensions: number,
+		private readonly db: Connection,
+		private readonly table: Table
+	) {}
+
+	/** Opens the run's store, creating it on first use. */
+	static async open(runDir: string, dimensions: number): Promise<MemoryStore> {
+		if (!Number.isInteger(dimensions) || dimensions <= 0) {
+			throw new Error(`memory store of ${runDir}: ${dimensions} is not a valid number of embedding dimensions`);
+		}
+		if (!existsSync(runDir)) throw new Error(`memory store: there is no run folder at ${runDir}`);
+		const dir = path.join(runDir, 'lance');
+		const { connect } = await loadLance();
+		// Read consistency 0: every read sees writes made since by another process (the studio
+		// reading a run that the command line is still writing).
+		const db = await connect(dir, { readConsistencyInterval: 0 });
+		try {
+			const table = await openOrCreate(db, dir, dimensions);
+			return new MemoryStore(dir, dimensions, db, table);
+		} catch (e) {
+			db.close();
+			throw e;
+		}
+	}
+
+	/**
+	 * Appends records in one write. Records whose id is already stored (or repeated in the
+	 * batch) are skipped: a resumed run appends again what it replays. Records are immutable, so
+	 * a skipped record is never compared with the stored one.
+	 */
+	append(records: readonly MemoryRecord[]): Promise<void> {
+		return this.serial(async () => {
+			if (records.length === 0) return;
+			const known = await this.knownIds();
+			const fresh: MemoryRecord[] = [];
+			const seen = new Set<string>();
+			for (const r of records) {
+				if (known.has(r.id) || seen.has(r.id)) continue;
+				this.check(r);
+				seen.add(r.id);
+				fresh.push(r);
+			}
+			if (fresh.length === 0) return;
+			await this.table.add(toArrow(fresh, this.dimensions));
+			for (const id of seen) known.add(id);
+		});
+	}
+
+	/** Records, sorted by agent and then index, with exact Float32 embeddings. */
+	async load(opts: LoadOptions = {}): Promise<MemoryRecord[]> {
+		this.assertOpen();
+		const filter = loadFilter(opts);
+		if (filter === null) return [];
+		const query = this.table.query().select([...COLUMNS]);
+		if (filter) query.where(filter);
+		const records = fromArrow(await query.toArrow(), this.dimensions);
+		return records.sort(byAgentAndIndex);
+	}
+
+	async count(): Promise<number> {
+		this.assertOpen();
+		return this.table.countRows();
+	}
+
+	/**
+	 * The k memories of an agent nearest to a vector by cosine distance, nearest first (an
+	 * exhaustive search: exact, and fast at the size of one agent's stream).
+	 */
+	async search(agent: string, vector: Float32Array, k: number): Promise<SearchHit[]> {
+		this.assertOpen();
+		if (vector.length !== this.dimensions) {
+			throw new Error(`memory search: the query has ${vector.length} dimensions, the store ${this.dimensions}`);
+		}
+		if (!(k > 0)) return [];
+		const rows = (await this.table
+			.vectorSearch(vector)
+			.distanceType('cosine')
+			.where(`agent = ${sqlString(agent)}`)
+			.select(['id', 'description', '_distance'])
+			.limit(Math.floor(k))
+			.toArray()) as { id: string; description: string; _distance: number }[];
+		return rows
+			.map((r) => ({ id: r.id, description: r.description, distance: r._distance }))
+			.sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	}
+
+	/** The records with these ids, in the order asked; unknown ids are left out. */
+	async byIds(ids: readonly string[]): Promise<MemoryRecord[]> {
+		this.assertOpen();
+		const wanted = [...new Set(ids)];
+		const found = new Map<string, MemoryRecord>();
+		for (let i = 0; i < wanted.length; i += IDS_PER_QUERY) {
+			const chunk = wanted.slice(i, i + IDS_PER_QUERY);
+			const table = await this.table
+				.query()
+				.select([...COLUMNS])
+				.where(`id IN (${chunk.map(sqlString).join(', ')})`)
+				.toArrow();
+			for (const r of fromArrow(table, this.dimensions)) found.set(r.id, r);
+		}
+		return wanted.flatMap((id) => found.get(id) ?? []);
+	}
+
+	/**
+	 * Deletes the memories past each agent's max index (agents absent from the map lose all):
+	 * for a run whose journal was cut back to its last committed step, so a replay of the lost
+	 * steps writes its own records. Returns how many were deleted.
+	 */
+	truncate(maxIndexByAgent: Record<string, number>): Promise<number> {
+		return this.serial(async () => {
+			const keep = limitFilter(maxIndexByAgent);
+			const result = await this.table.delete(keep === null ? 'true' : `NOT (${keep})`);
+			if (result.numDeletedRows > 0) this.ids = null;
+			return result.numDeletedRows;
+		});
+	}
+
+	async stats(): Promise<StoreStats> {
+		this.assertOpen();
+		const s = await this.table.stats();
+		return { rows: s.numRows, fragments: s.fragmentStats.numFragments, bytes: s.totalBytes };
+	}
+
+	/**
+	 * Merges the table's fragments into one and deletes superseded files. A no-op while there
+	 * are at most COMPACT_ABOVE_FRAGMENTS fragments, so it is cheap to call at every run end:
+	 * merging rewrites the whole table, which only pays off once appends have piled up.
+	 */
+	compact(opts: { force?: boolean } = {}): Promise<void> {
+		return this.serial(async () => {
+			const s = await this.table.stats();
+			if (!opts.force && s.fragmentStats.numFragments <= COMPACT_ABOVE_FRAGMENTS) return;
+			// Versions before now are dropped with their files: a run keeps only its latest table.
+			await this.table.optimize({ cleanupOlderThan: new Date() });
+		});
+	}
+
+	close(): void {
+		if (this.closed) return;
+		this.closed = true;
+		this.table.close();
+		this.db.close();
+	}
+
+	private serial<T>(task: () => Promise<T>): Promise<T> {
+		this.assertOpen();
+		const run = this.queue.then(task);
+		this.queue = run.catch(() => undefined);
+		return run;
+	}
+
+	private assertOpen(): void {
+		if (this.closed) throw new Error(`memory store ${this.dir} is closed`);
+	}
+
+	private async knownIds(): Promise<Set<string>> {
+		if (!this.ids) {
+			const table = await this.table.query().select(['id']).toArrow();
+			this.ids = new Set(table.getChild('id')?.toArray() as string[]);
+		}
+		return this.ids;
+	}
+
+	private check(r: MemoryRecord): void {
+		const where = `memory ${r.id} (stored in ${this.dir})`;
+		if (!(r.embedding instanceof Float32Array) || r.embedding.length !== this.dimensions) {
+			throw new Error(`${where}: the embedding must be a Float32Array of ${this.dimensions} values`);
+		}
+		// Lance refuses a vector column with NaN; say which memory has one.
+		const nan = r.embedding.findIndex((x) => Number.isNaN(x));
+		if (nan >= 0) throw new Error(`${where}: the embedding has NaN at position ${nan}`);
+		for (const [name, v] of [
+			['index', r.index],
+			['step', r.step]
+		] as const) {
+			if (!Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) throw new Error(`${where}: ${name} ${v} is not a 32-bit integer`);
+		}
+	}
+}
+
+async function openOrCreate(db: Connection, dir: string, dimensions: number): Promise<Table> {
+	let table: Table;
+	if ((await db.tableNames()).includes(MEMORY_TABLE)) {
+		table = await db.openTable(MEMORY_TABLE);
+	} else {
+		try {
+			table = await db.createEmptyTable(MEMORY_TABLE, memorySchema(dimensions));
+		} catch (e) {
+			// another process created it first
+			if (!(await db.tableNames()).includes(MEMORY_TABLE)) throw e;
+			table = await db.openTable(MEMORY_TABLE);
+		}
+	}
+	try {
+		checkSchema(await table.schema(), dir, dimensions);
+	} catch (e) {
+		table.close();
+		throw e;
+	}
+	return table;
+}
+
+function checkSchema(schema: Schema, dir: string, dimensions: number): void {
+	const names = new Set(schema.fields.map((f) => f.name));
+	const missing = COLUMNS.filter((c) => !names.has(c));
+	if (missing.length) throw new Error(`memory store ${dir}: table "${MEMORY_TABLE}" lacks the column(s) ${missing.join(', ')}`);
+	const vector = schema.fields.find((f) => f.name === 'vector') as Field;
+	// By type id, not instanceof: LanceDB (CommonJS) and this module (ESM) may each load their
+	// own copy of apache-arrow, whose classes then differ.
+	const type: DataType = vector.type;
+	const size = DataType.isFixedSizeList(type) ? type.listSize : undefined;
+	if (size !== dimensions) {
+		throw new Error(`memory store ${dir}: stored embeddings have ${size ?? 'no fixed number of'} dimensions, the run has ${dimensions}`);
+	}
+}
+
+// ---------------------------------------------------------------------------
+// filters
+
+/** A SQL string literal. */
+function sqlString(s: string): string {
+	return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** The filter for `load`: '' for everything, null when nothing can match. */
+function loadFilter(opts: LoadOptions): string | null {
+	const { agent, maxIndexByAgent: limits } = opts;
+	if (!limits) return agent === undefined ? '' : `agent = ${sqlString(agent)}`;
+	return limitFilter(agent === undefined ? limits : agent in limits ? { [agent]: limits[agent] } : {});
+}
+
+/** Rows within per-agent max indices; null when no row can be. */
+function limitFilter(limits: Record<string, number>): string | null {
+	const parts: string[] = [];
+	for (const agent of Object.keys(limits).sort()) {
+		const max = limits[agent];
+		if (!Number.isInteger(max)) throw new Error(`memory store: max index of ${agent} is ${max}, not an integer`);
+		if (max >= 0) parts.push(`(agent = ${sqlString(agent)} AND \`index\` <= ${max})`);
+	}
+	return parts.length ? parts.join(' OR ') : null;
+}
+
+function byAgentAndIndex(a: MemoryRecord, b: MemoryRecord): number {
+	return a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.index - b.index;
+}
+
+// ---------------------------------------------------------------------------
+// Arrow conversion: columns are built directly (no row objects), which keeps a 20k-row batch
+// of embeddings to a few copies of one Float32Array.
+
+function toArrow(records: readonly MemoryRecord[], dimensions: number): ArrowTable {
+	const schema = memorySchema(dimensions);
+	const n = records.length;
+	const index = new Int32Array(n);
+	const step = new Int32Array(n);
+	const created = new Float64Array(n);
+	const importance = new Float64Array(n);
+	const vectors = new Float32Array(n * dimensions);
+	records.forEach((r, i) => {
+		index[i] = r.index;
+		step[i] = r.step;
+		created[i] = r.created;
+		importance[i] = r.importance;
+		vectors.set(r.embedding, i * dimensions);
+	});
+	const text = (values: (string | null)[]) => vectorFromArray(values, new Utf8()).data[0];
+	const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+	const columns: Record<(typeof COLUMNS)[number], Data> = {
+		id: text(records.map((r) => r.id)),
+		agent: text(records.map((r) => r.agent)),
+		index: makeData({ type: new Int32(), length: n, data: index }),
+		kind: text(records.map((r) => r.kind)),
+		description: text(records.map((r) => r.description)),
+		created: makeData({ type: new Float64(), length: n, data: created }),
+		step: makeData({ type: new Int32(), length: n, data: step }),
+		importance: makeData({ type: new Float64(), length: n, data: importance }),
+		evidence: text(records.map((r) => json(r.evidence))),
+		plan: text(records.map((r) => json(r.plan))),
+		with: text(records.map((r) => r.with ?? null)),
+		vector: makeData({
+			type: schema.fields[COLUMNS.indexOf('vector')].type as FixedSizeList<Float32>,
+			length: n,
+			nullCount: 0,
+			child: makeData({ type: new Float32(), length: n * dimensions, data: vectors })
+		})
+	};
+	const struct = makeData({
+		type: new Struct(schema.fields),
+		length: n,
+		nullCount: 0,
+		children: schema.fields.map((f) => columns[f.name as (typeof COLUMNS)[number]])
+	});
+	return new ArrowTable(schema, [new RecordBatch(schema, struct)]);
+}
+
+function fromArrow(table: ArrowTable, dimensions: number): MemoryRecord[] {
+	const out: MemoryRecord[] = [];
+	for (const batch of table.batches) {
+		const col = (name: (typeof COLUMNS)[number]) => {
+			const v = batch.getChild(name);
+			if (!v) throw new Error(`memory store: a query returned no "${name}" column`);
+			return v;
+		};
+		const id = col('id');
+		const agent = col('agent');
+		const index = col('index');
+		const kind = col('kind');
+		const description = col('description');
+		const created = col('created');
+		const step = col('step');
+		const importance = col('importance');
+		const evidence = col('evidence');
+		const plan = col('plan');
+		const withCol = col('with');
+		// A record batch's columns are single chunks; a FixedSizeList chunk's child holds its
+		// rows' values back to back (already sliced to the chunk).
+		const values = col('vector').data[0].children[0].values as Float32Array;
+		for (let i = 0; i < batch.numRows; i++) {
+			const r: MemoryRecord = {
+				id: id.get(i) as string,
+				agent: agent.get(i) as string,
+				index: index.get(i) as number,
+				kind: kind.get(i) as MemoryKind,
+				description: description.get(i) as string,
+				created: created.get(i) as number,
+				step: step.get(i) as number,
+				importance: importance.get(i) as number,
+				embedding: values.slice(i * dimensions, (i + 1) * dimensions)
+			};
+			// optional fields stay absent rather than undefined, as the engine creates them
+			const ev = evidence.get(i) as string | null;
+			if (ev !== null) r.evidence = JSON.parse(ev) as string[];
+			const pl = plan.get(i) as string | null;
+			if (pl !== null) r.plan = JSON.parse(pl) as NonNullable<MemoryRecord['plan']>;
+			const w = withCol.get(i) as string | null;
+			if (w !== null) r.with = w;
+			out.push(r);
+		}
+	}
+	return out;
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// `npm start`: build the app when the build is missing or older than its sources, then serve it
+// on 127.0.0.1 (HOST to change) at PORT, or at the first free port from 5173.
+
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import net from 'node:net';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Where the server is built (svelte.config.js reads the same variable). */
+const BUILD_DIR = process.env.SIMULACRA_BUILD_DIR || 'build';
+const BUILD_ENTRY = path.resolve(ROOT, BUILD_DIR, 'index.js');
+
+/** Everything that ends up in the server bundle; tests and docs do not. */
+const SOURCES = [
+	'src',
+	'static',
+	'prompts',
+	'svelte.config.js',
+	'vite.config.ts',
+	'tsconfig.json',
+	'package.json',
+	'package-lock.json'
+];
+
+function isTestFile(name) {
+	return /\.(test|spec)\.[cm]?[jt]s$/.test(name);
+}
+
+/** Newest modification time (ms) of the files below `p`, or 0 when there are none. */
+export function newestMtime(p) {
+	let info;
+	try {
+		info = statSync(p);
+	} catch {
+		return 0;
+	}
+	if (!info.isDirectory()) return isTestFile(p) ? 0 : info.mtimeMs;
+	let newest = 0;
+	for (const entry of readdirSync(p)) {
+		newest = Math.max(newest, newestMtime(path.join(p, entry)));
+	}
+	return newest;
+}
+
+export function buildIsStale(root = ROOT, buildDir = BUILD_DIR) {
+	const entry = path.resolve(root, buildDir, 'index.js');
+	if (!existsSync(entry)) return 'no build yet';
+	const built = statSync(entry).mtimeMs;
+	const changed = SOURCES.find((s) => newestMtime(path.join(root, s)) > built);
+	return changed ? `${changed} changed since the last build` : null;
+}
+
+/** Build output lines that would mislead here (we are about to serve the build ourselves). */
+const QUIET = [/npm run preview/];
+
+async function build(reason) {
+	console.log(`Building Simulacra Studio (${reason})...`);
+	const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+	if (!existsSync(vite)) {
+		console.error('Vite is not installed. Run `npm install` first.');
+		process.exit(1);
+	}
+	const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+		cwd: ROOT,
+		stdio: ['ignore', 'pipe', 'inherit']
+	});
+	createInterface({ input: child.stdout }).on('line', (line) => {
+		if (!QUIET.some((re) => re.test(line))) console.log(line);
+	});
+	const code = await new Promise((resolve) => child.on('close', resolve));
+	if (code !== 0 || !existsSync(BUILD_ENTRY)) {
+		console.error('The build failed; see the messages above.');
+		process.exit(typeof code === 'number' && code !== 0 ? code : 1);
+	}
+}
+
+function portIsFree(port, host) {
+	return new Promise((resolve) => {
+		const probe = net.createServer();
+		probe.once('error', () => resolve(false));
+		probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
+	});
+}
+
+async function choosePort(host) {
+	const wanted = process.env.PORT;
+	if (wanted) {
+		const port = Number(wanted);
+		if (!Number.isInteger(port) || port < 0 || port > 65535) {
+			console.error(`PORT must be a port number, got "${wanted}".`);
+			process.exit(1);
+		}
+		return port;
+	}
+	for (let port = 5173; port < 5273; port++) {
+		if (await portIsFree(port, host)) return port;
+	}
+	console.error('No free port between 5173 and 5272; set PORT to choose one.');
+	process.exit(1);
+}
+
+/** The model the server is configured with, as it describes itself. */
+async function modelLabel(url) {
+	try {
+		const res = await fetch(new URL('/api/status', url));
+		if (!res.ok) return null;
+		const status = await res.json();
+		return typeof status?.model?.label === 'string' ? status.model.label : null;
+	} catch {
+		return null;
+	}
+}
+
+async function main() {
+	process.chdir(ROOT);
+	const stale = buildIsStale();
+	if (stale) await build(stale);
+
+	const host = process.env.HOST || '127.0.0.1';
+	const port = await choosePort(host);
+	process.env.HOST = host;
+	process.env.PORT = String(port);
+
+	const { server } = await import(pathToFileURL(BUILD_ENTRY).href);
+	const http = server.server;
+	await new Promise((resolve) => {
+		if (http.listening) return resolve(undefined);
+		http.once('listening', resolve);
+		http.once('error', (err) => {
+			const why = err.code === 'EADDRINUSE' ? `port ${port} is already in use` : err.message;
+			console.error(`Could not start the server on ${host}:${port}: ${why}.`);
+			process.exit(1);
+		});
+	});
+
+	const actualPort = http.address()?.port ?? port;
+	const shownHost = host.includes(':') ? `[${host}]` : host;
+	const url = `http://${shownHost}:${actualPort}`;
+	const label = await modelLabel(url);
+	console.log(`\nSimulacra Studio: ${url}${label ? `  (model: ${label})` : ''}\n`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+	await main();
+}

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { MemoryRecord } from '../../engine/memory';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
 import { applyOverrides } from '../../engine/settings';
-import { Simulation, type SimInput } from '../../engine/sim';
+import { Simulation, type SimInput, type StepOutput } from '../../engine/sim';
 import { NO_ABLATION, type Ablation } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
 import { dataHome } from '../paths';
@@ -134,121 +134,206 @@ function copyDir(from: string, to: string): void {
 	cpSync(from, to, { recursive: true, dereference: true });
 }
 
+/**
+ * A run open for stepping: its simulation at the head, its model and its journal writer.
+ * `startRun`/`resumeRun` drive one to its target; the IDE's run manager steps one on demand.
+ */
+export class LiveRun {
+	private pendingInputs: SimInput[] = [];
+	private closed = false;
+
+	private constructor(
+		private readonly writer: RunWriter,
+		readonly sim: Simulation,
+		readonly model: LiveModel,
+		readonly started: number
+	) {}
+
+	get meta(): RunMeta {
+		return this.writer.meta;
+	}
+
+	get step(): number {
+		return this.sim.state.step;
+	}
+
+	get done(): boolean {
+		return this.step >= this.meta.target;
+	}
+
+	/** A new run (or a fork with `from`), at its first step, journaled and not yet stepped. */
+	static async start(opts: Omit<RunOptions, 'onProgress' | 'signal'>): Promise<LiveRun> {
+		const home = opts.home ?? dataHome();
+		const t0 = performance.now();
+		if (opts.inputs?.length && opts.steps < 1) throw new Error('inputs are applied at the first step: run at least one step');
+		const parentRun = opts.from ? openRun(opts.from.run, home) : null;
+		const promptsFrom = opts.promptsDir ?? (parentRun ? path.join(parentRun.dir, 'prompts') : undefined);
+		const provider: ModelChoice = opts.model ?? (parentRun ? (parentRun.meta.model.provider as ModelChoice) : 'offline');
+		const model = await createModel(provider, { home, promptsDir: promptsFrom });
+		let sim: Simulation;
+		let world: WorldDef;
+		let worldDir: string;
+		let initMemories: MemoryRecord[];
+		if (opts.from && parentRun) {
+			if (opts.ablate?.length) throw new Error('ablations are chosen when a run starts, not on a fork');
+			({ sim, world } = await loadState(opts.from.run, opts.from.step, { home, model }));
+			worldDir = path.join(parentRun.dir, 'world');
+			initMemories = [...sim.streams.values()].flatMap((s) => s.records);
+		} else {
+			const loaded = await loadWorld(opts.world ?? 'smallville');
+			world = loaded.def;
+			worldDir = loaded.dir;
+			const ablate: Ablation = { ...NO_ABLATION };
+			for (const a of opts.ablate ?? []) ablate[a] = true;
+			const created = await Simulation.create(world, { seed: opts.seed ?? 1, ablate }, model);
+			sim = created.sim;
+			initMemories = created.output.memories;
+		}
+		if (opts.set?.length) applyOverrides(sim.state, opts.set);
+		for (const input of opts.inputs ?? []) {
+			const error = sim.validateInput(input);
+			if (error) throw new Error(error);
+		}
+		const firstStep = sim.state.step;
+		const meta: RunMeta = {
+			id: newRunId(world.id),
+			world: world.id,
+			worldName: world.name,
+			seed: sim.state.seed,
+			model: { provider: model.provider, model: model.modelName, label: model.label },
+			promptSet: model.promptSet,
+			settings: sim.state.settings,
+			ablate: sim.state.ablate,
+			overrides: opts.set ?? [],
+			parent: opts.from ? { ...opts.from } : null,
+			firstStep,
+			snapshotEvery: opts.snapshotEvery ?? SNAPSHOT_EVERY,
+			created: new Date().toISOString(),
+			status: 'running',
+			dimensions: model.dimensions,
+			target: firstStep + opts.steps
+		};
+		const writer = RunWriter.create(runsDir(home), meta);
+		copyDir(worldDir, path.join(writer.dir, 'world'));
+		copyDir(promptsFrom ?? model.promptsDir, path.join(writer.dir, 'prompts'));
+		// The creation's records (a fork's inherited memories) are committed by the first snapshot.
+		writer.commit(
+			{ step: firstStep - 1, time: sim.time, memories: initMemories, traces: [], conversations: [], events: [] },
+			[],
+			model.drainCalls(),
+			[]
+		);
+		writer.snapshot(sim.snapshot());
+		const live = new LiveRun(writer, sim, model, t0);
+		live.pendingInputs = [...(opts.inputs ?? [])];
+		return live;
+	}
+
+	/** Reopens a run at its last committed step (cutting a torn tail), to continue it. */
+	static async resume(id: string, opts: { home?: string; steps?: number } = {}): Promise<LiveRun> {
+		const home = opts.home ?? dataHome();
+		const t0 = performance.now();
+		const reader = openRun(id, home);
+		const { writer, committed } = RunWriter.reopen(reader.dir);
+		const model = await createModel(reader.meta.model.provider as ModelChoice, { home, promptsDir: path.join(reader.dir, 'prompts') });
+		const { sim } = await loadState(id, committed, { home, model });
+		if (opts.steps !== undefined) writer.meta = { ...writer.meta, target: committed + opts.steps };
+		return new LiveRun(writer, sim, model, t0);
+	}
+
+	/** Queues inputs for the next step (validated now). */
+	queue(input: SimInput): void {
+		const error = this.sim.validateInput(input);
+		if (error) throw new Error(error);
+		this.pendingInputs.push(input);
+	}
+
+	/** Raises the target (to keep running past it). */
+	extend(steps: number): void {
+		this.writer.meta = { ...this.writer.meta, target: Math.max(this.meta.target, this.step + steps) };
+	}
+
+	/** One step: simulate, commit to the journal, snapshot when due. */
+	async advance(): Promise<StepOutput> {
+		if (this.closed) throw new Error(`run ${this.meta.id} is closed`);
+		const inputs = this.pendingInputs;
+		this.pendingInputs = [];
+		if (this.meta.status !== 'running') this.writer.setStatus('running');
+		try {
+			const out = await this.sim.step(inputs, this.model);
+			this.writer.commit(out, inputs, this.model.drainCalls(), this.sim.view());
+			if (this.step % this.meta.snapshotEvery === 0 || this.step === this.meta.target) this.writer.snapshot(this.sim.snapshot());
+			return out;
+		} catch (e) {
+			this.close('failed');
+			throw e;
+		}
+	}
+
+	/** Steps to the target (or until aborted), reporting progress. */
+	async runToTarget(onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<void> {
+		const total = this.meta.target - this.step;
+		while (!this.done && !signal?.aborted) {
+			await this.advance();
+			onProgress?.(total - (this.meta.target - this.step), total);
+		}
+	}
+
+	setStatus(status: RunMeta['status']): void {
+		this.writer.setStatus(status);
+	}
+
+	/** Closes the journal; the status says how the run ended (default: done when at target). */
+	close(status?: RunMeta['status']): void {
+		if (this.closed) return;
+		this.closed = true;
+		// After a failed step the state is half-changed: the journal's last commit stays the truth.
+		if (status !== 'failed' && this.step % this.meta.snapshotEvery !== 0 && this.step !== this.meta.target) {
+			this.writer.snapshot(this.sim.snapshot());
+		}
+		this.writer.setStatus(status ?? (this.done ? 'done' : 'interrupted'));
+		this.writer.close();
+		this.model.close();
+	}
+
+	summary(): RunSummary {
+		const stats = this.model.stats();
+		return {
+			run: this.meta.id,
+			world: this.meta.world,
+			steps: this.step,
+			agents: this.sim.state.agents.length,
+			model: this.meta.model.label,
+			llmCalls: stats.calls,
+			cacheHits: stats.cacheHits,
+			failsafes: stats.failsafes,
+			tokens: stats.tokens,
+			wallMs: Math.round(performance.now() - this.started),
+			stateHash: stateHash(this.sim)
+		};
+	}
+}
+
+/** Default snapshot interval in steps (20 game minutes at 10 s a step): bounds the replay of a seek. */
+export const SNAPSHOT_EVERY = 120;
+
+async function drive(live: LiveRun, opts: Pick<RunOptions, 'onProgress' | 'signal'>): Promise<RunSummary> {
+	try {
+		await live.runToTarget(opts.onProgress, opts.signal);
+	} finally {
+		live.close();
+	}
+	return live.summary();
+}
+
 /** Starts a new run (or a fork with `from`), runs it for `steps` steps and returns its summary. */
 export async function startRun(opts: RunOptions): Promise<RunSummary> {
-	const home = opts.home ?? dataHome();
-	const t0 = performance.now();
-	if (opts.inputs?.length && opts.steps < 1) throw new Error('inputs are applied at the first step: run at least one step');
-	const parentRun = opts.from ? openRun(opts.from.run, home) : null;
-	const promptsFrom = opts.promptsDir ?? (parentRun ? path.join(parentRun.dir, 'prompts') : undefined);
-	const provider: ModelChoice = opts.model ?? (parentRun ? (parentRun.meta.model.provider as ModelChoice) : 'offline');
-	const model = await createModel(provider, { home, promptsDir: promptsFrom });
-	let sim: Simulation;
-	let world: WorldDef;
-	let worldDir: string;
-	let initMemories: MemoryRecord[];
-	if (opts.from && parentRun) {
-		if (opts.ablate?.length) throw new Error('ablations are chosen when a run starts, not on a fork');
-		({ sim, world } = await loadState(opts.from.run, opts.from.step, { home, model }));
-		worldDir = path.join(parentRun.dir, 'world');
-		initMemories = [...sim.streams.values()].flatMap((s) => s.records);
-	} else {
-		const loaded = await loadWorld(opts.world ?? 'smallville');
-		world = loaded.def;
-		worldDir = loaded.dir;
-		const ablate: Ablation = { ...NO_ABLATION };
-		for (const a of opts.ablate ?? []) ablate[a] = true;
-		const created = await Simulation.create(world, { seed: opts.seed ?? 1, ablate }, model);
-		sim = created.sim;
-		initMemories = created.output.memories;
-	}
-	if (opts.set?.length) applyOverrides(sim.state, opts.set);
-	const firstStep = sim.state.step;
-	const meta: RunMeta = {
-		id: newRunId(world.id),
-		world: world.id,
-		worldName: world.name,
-		seed: sim.state.seed,
-		model: { provider: model.provider, model: model.modelName, label: model.label },
-		promptSet: model.promptSet,
-		settings: sim.state.settings,
-		ablate: sim.state.ablate,
-		overrides: opts.set ?? [],
-		parent: opts.from ? { ...opts.from } : null,
-		firstStep,
-		snapshotEvery: opts.snapshotEvery ?? 360,
-		created: new Date().toISOString(),
-		status: 'running',
-		dimensions: model.dimensions,
-		target: firstStep + opts.steps
-	};
-	const writer = RunWriter.create(runsDir(home), meta);
-	copyDir(worldDir, path.join(writer.dir, 'world'));
-	copyDir(promptsFrom ?? model.promptsDir, path.join(writer.dir, 'prompts'));
-	// The creation's records (a fork's inherited memories) are committed by the first snapshot.
-	writer.commit(
-		{ step: firstStep - 1, time: sim.time, memories: initMemories, traces: [], conversations: [], events: [] },
-		[],
-		model.drainCalls(),
-		[]
-	);
-	writer.snapshot(sim.snapshot());
-	return continueRun(writer, sim, model, opts, t0);
+	return drive(await LiveRun.start(opts), opts);
 }
 
 /** Continues an interrupted run from its last committed step up to its target. */
 export async function resumeRun(id: string, opts: Omit<RunOptions, 'steps'> & { steps?: number } = {}): Promise<RunSummary> {
-	const home = opts.home ?? dataHome();
-	const t0 = performance.now();
-	const reader = openRun(id, home);
-	const { writer, committed } = RunWriter.reopen(reader.dir);
-	const model = await createModel(reader.meta.model.provider as ModelChoice, { home, promptsDir: path.join(reader.dir, 'prompts') });
-	const { sim } = await loadState(id, committed, { home, model });
-	const target = opts.steps !== undefined ? committed + opts.steps : writer.meta.target;
-	writer.meta = { ...writer.meta, target };
-	return continueRun(writer, sim, model, { ...opts, steps: target - committed }, t0);
-}
-
-async function continueRun(writer: RunWriter, sim: Simulation, model: LiveModel, opts: RunOptions, t0: number): Promise<RunSummary> {
-	const meta = writer.meta;
-	const end = meta.target;
-	const total = end - sim.state.step;
-	writer.setStatus('running');
-	try {
-		let first = true;
-		while (sim.state.step < end) {
-			if (opts.signal?.aborted) {
-				writer.setStatus('interrupted');
-				break;
-			}
-			const inputs = first && opts.inputs ? opts.inputs : [];
-			first = false;
-			const out = await sim.step(inputs, model);
-			writer.commit(out, inputs, model.drainCalls(), sim.view());
-			if (sim.state.step % meta.snapshotEvery === 0 || sim.state.step === end) writer.snapshot(sim.snapshot());
-			opts.onProgress?.(total - (end - sim.state.step), total);
-		}
-		if (sim.state.step >= end) writer.setStatus('done');
-	} catch (e) {
-		writer.setStatus('failed');
-		throw e;
-	} finally {
-		writer.close();
-	}
-	const stats = model.stats();
-	return {
-		run: meta.id,
-		world: meta.world,
-		steps: sim.state.step,
-		agents: sim.state.agents.length,
-		model: meta.model.label,
-		llmCalls: stats.calls,
-		cacheHits: stats.cacheHits,
-		failsafes: stats.failsafes,
-		tokens: stats.tokens,
-		wallMs: Math.round(performance.now() - t0),
-		stateHash: stateHash(sim)
-	};
+	return drive(await LiveRun.resume(id, { home: opts.home, steps: opts.steps }), opts);
 }
 
 export interface RunListing {

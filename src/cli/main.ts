@@ -27,7 +27,7 @@ const HELP = `Simulacra Studio command line
                          the agent's retrievals (id, step, purpose, query)
   retrieval RUN ID [--weights R,I,V]
                          one retrieval's full score table (optionally re-scored)
-  interview RUN --agent NAME --question TEXT [--step N] [--as PERSONA]
+  interview RUN --agent NAME --question TEXT [--step N] [--as PERSONA] [--ablate ...]
                          ask an agent a question (read-only; the run is unchanged)
   whisper RUN --agent NAME --text TEXT [--step N] [--steps M]
                          fork RUN at step N with an inner-voice directive and run M steps
@@ -94,6 +94,15 @@ function summaryText(s: RunSummary): string {
 
 const ABLATIONS: (keyof Ablation)[] = ['reflection', 'planning', 'observation'];
 
+function parseAblation(text: string | undefined): Ablation {
+	const condition: Ablation = { reflection: false, planning: false, observation: false };
+	for (const part of (text ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+		if (!ABLATIONS.includes(part as keyof Ablation)) throw new UsageError(`--ablate takes ${ABLATIONS.join(', ')}; "${part}" is not one`);
+		condition[part as keyof Ablation] = true;
+	}
+	return condition;
+}
+
 async function main(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArgs({
 		args: argv,
@@ -135,8 +144,8 @@ async function main(argv: string[]): Promise<number> {
 			if (steps === undefined) throw new UsageError('run needs --steps N');
 			const model = values.model ?? undefined;
 			if (model !== undefined && model !== 'offline' && model !== 'openai') throw new UsageError(`--model is offline or openai, not "${model}"`);
-			const ablate = values.ablate ? values.ablate.split(',').map((x) => x.trim()) : [];
-			for (const a of ablate) if (!ABLATIONS.includes(a as keyof Ablation)) throw new UsageError(`--ablate takes ${ABLATIONS.join(', ')}; "${a}" is not one`);
+			const condition = parseAblation(values.ablate);
+			const ablate = ABLATIONS.filter((a) => condition[a]);
 			const inputs: SimInput[] = [
 				...(values.whisper ?? []).map((w) => {
 					const [agent, text] = keyValue(w, 'whisper');
@@ -155,7 +164,7 @@ async function main(argv: string[]): Promise<number> {
 				from,
 				promptsDir: values.prompts,
 				set: values.set,
-				ablate: ablate as (keyof Ablation)[],
+				ablate,
 				inputs,
 				onProgress: progressBar(!out.json && process.stderr.isTTY === true)
 			});
@@ -260,8 +269,17 @@ async function main(argv: string[]): Promise<number> {
 			try {
 				const { sim } = await loadState(id, step, { model });
 				const who = sim.agent(agent);
-				const r = await sim.interview(who.id, values.as ?? 'an interviewer', question, model);
-				const result = { run: id, step, agent: who.id, question, answer: r.answer, memories: r.memories.map((m) => ({ id: m.id, description: m.description })) };
+				const condition = parseAblation(values.ablate);
+				const r = await sim.interview(who.id, values.as ?? 'an interviewer', question, model, { condition });
+				const result = {
+					run: id,
+					step,
+					agent: who.id,
+					question,
+					condition,
+					answer: r.answer,
+					memories: r.memories.map((m) => ({ id: m.id, kind: m.kind, description: m.description }))
+				};
 				print(out, result, () => `${who.name}: ${r.answer}`);
 			} finally {
 				model.close();

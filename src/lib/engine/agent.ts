@@ -78,7 +78,8 @@ export async function identity(ctx: AgentContext): Promise<string> {
 		'summary description'
 	);
 	const text = answer.value.summary?.trim() || `${p.learned} ${p.currently}`.trim();
-	a.summary = { day: today, text };
+	// A read-only question (an interview) must leave the state as it found it.
+	if (ctx.recordAccess) a.summary = { day: today, text };
 	return `${header}\n${text}`;
 }
 

@@ -7,6 +7,7 @@ import { MEMORY_KINDS, MemoryStream, selectTop, type MemoryKind, type MemoryReco
 import type { ModelAnswer, ModelPort, TemplateId, TemplateVars } from './model';
 import { rngFor } from './rng';
 import type {
+	Ablation,
 	AgentState,
 	ConversationRecord,
 	RetrievalTrace,
@@ -58,7 +59,9 @@ export class AgentContext {
 		readonly now: number,
 		readonly out: StepOutput,
 		/** false for read-only questions (interviews): retrievals do not update last access */
-		readonly recordAccess = true
+		readonly recordAccess = true,
+		/** an ablation condition that overrides the run's, for interviews */
+		readonly condition?: Ablation
 	) {}
 
 	get state(): SimState {
@@ -84,12 +87,16 @@ export class AgentContext {
 		return answer;
 	}
 
-	/** Memory kinds hidden from retrieval by the run's ablation. */
+	/**
+	 * Memory kinds hidden from retrieval by the run's ablation (or the condition an interview is
+	 * asked under). Without observation the agent also has no conversations to recall.
+	 */
 	hiddenKinds(): MemoryKind[] {
+		const ablate = this.condition ?? this.state.ablate;
 		const hidden: MemoryKind[] = [];
-		if (this.state.ablate.reflection) hidden.push('reflection');
-		if (this.state.ablate.planning) hidden.push('plan');
-		if (this.state.ablate.observation) hidden.push('observation');
+		if (ablate.reflection) hidden.push('reflection');
+		if (ablate.planning) hidden.push('plan');
+		if (ablate.observation) hidden.push('observation', 'conversation');
 		return hidden;
 	}
 

@@ -81,3 +81,23 @@ describe('Simulation', () => {
 		await expect(sim.step([{ type: 'whisper', agent: 'nobody', text: 'x' }], model)).rejects.toThrow(/unknown agent/);
 	});
 });
+
+describe('interviews', () => {
+	it('answer from memory without changing the state, under any ablation condition', async () => {
+		const { sim } = await runFor(120);
+		const before = digestOf(sim);
+		const model = scriptedModel();
+		const full = await sim.interview('ana-alder', 'a reporter', 'Are you organising a picnic?', model);
+		expect(full.memories.some((m) => /picnic/.test(m.description))).toBe(true);
+		const ablated = await sim.interview('ana-alder', 'a reporter', 'What are your plans?', model, {
+			condition: { reflection: true, planning: true, observation: true }
+		});
+		expect(ablated.memories.every((m) => m.kind === 'thought')).toBe(true);
+		const noPlans = await sim.interview('ana-alder', 'a reporter', 'What are your plans?', model, {
+			condition: { reflection: true, planning: true, observation: false }
+		});
+		expect(noPlans.memories.some((m) => m.kind === 'plan' || m.kind === 'reflection')).toBe(false);
+		expect(full.output.traces).toEqual([]);
+		expect(digestOf(sim)).toBe(before);
+	});
+});

@@ -213,8 +213,8 @@ export class Simulation {
 		return a;
 	}
 
-	private context(a: AgentState, model: ModelPort, prefix: string, out: StepOutput, recordAccess = true): AgentContext {
-		return new AgentContext(a, this.stream(a.id), this, model, prefix, this.time, out, recordAccess);
+	private context(a: AgentState, model: ModelPort, prefix: string, out: StepOutput, recordAccess = true, condition?: Ablation): AgentContext {
+		return new AgentContext(a, this.stream(a.id), this, model, prefix, this.time, out, recordAccess, condition);
 	}
 
 	/** Checks an input against the world before it enters the log. Returns an error or null. */
@@ -416,11 +416,11 @@ export class Simulation {
 		interviewer: string,
 		question: string,
 		model: ModelPort,
-		opts: { record?: boolean; keyPrefix?: string } = {}
+		opts: { record?: boolean; keyPrefix?: string; condition?: Ablation } = {}
 	): Promise<{ answer: string; memories: MemoryRecord[]; output: StepOutput }> {
 		const a = this.agent(agentId);
 		const out = emptyOutput(this.state.step, this.time);
-		const ctx = this.context(a, model, opts.keyPrefix ?? `interview-${this.state.step}`, out, opts.record ?? false);
+		const ctx = this.context(a, model, opts.keyPrefix ?? `interview-${this.state.step}`, out, opts.record ?? false, opts.condition);
 		const { answer, memories } = await interview(ctx, interviewer, question);
 		return { answer, memories, output: out };
 	}

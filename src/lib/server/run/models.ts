@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
 import { dataHome, promptsDir as defaultPromptsDir } from '../paths';
-import { createModelGateway, OfflineProvider, OpenAIProvider, openAIOptionsFromEnv, type RecordedCall } from '../model';
+import { createModelGateway, OfflineProvider, OpenAIProvider, openAIOptionsFromEnv, type ModelProvider, type RecordedCall } from '../model';
 import type { CallRecord } from '../journal/journal';
 
 export type ModelChoice = 'offline' | 'openai';
@@ -43,6 +43,27 @@ function keyOrder(a: string, b: string): number {
 	return 0;
 }
 
+/**
+ * The offline stand-in made to answer after `ms` milliseconds, as a hosted model would: for
+ * measuring how the engine behaves when the model is the bottleneck (SIMULACRA_OFFLINE_LATENCY_MS).
+ */
+function withLatency(provider: ModelProvider, ms: number): ModelProvider {
+	if (!(ms > 0)) return provider;
+	const wait = () => new Promise((resolve) => setTimeout(resolve, ms));
+	return {
+		name: provider.name,
+		model: provider.model,
+		embedModel: provider.embedModel,
+		dimensions: provider.dimensions,
+		label: provider.label,
+		chat: async (req) => {
+			await wait();
+			return provider.chat(req);
+		},
+		embed: (texts) => provider.embed(texts)
+	};
+}
+
 export async function createModel(
 	choice: ModelChoice,
 	opts: { home?: string; promptsDir?: string; env?: NodeJS.ProcessEnv } = {}
@@ -52,7 +73,7 @@ export async function createModel(
 	const dir = opts.promptsDir ?? defaultPromptsDir();
 	const pending: RecordedCall[] = [];
 	const totals: ModelStats = { calls: 0, cacheHits: 0, failsafes: 0, tokens: { prompt: 0, completion: 0 } };
-	const provider = choice === 'openai' ? new OpenAIProvider(openAIOptionsFromEnv(env)) : new OfflineProvider();
+	const provider = choice === 'openai' ? new OpenAIProvider(openAIOptionsFromEnv(env)) : withLatency(new OfflineProvider(), Number(env.SIMULACRA_OFFLINE_LATENCY_MS) || 0);
 	const { gateway, cache } = await createModelGateway({
 		env,
 		provider,

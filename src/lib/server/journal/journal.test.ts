@@ -4,8 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/types';
 import { NO_ABLATION } from '../../engine/state';
-import type { MemoryRecord } from '../../engine/memory';
-import { RunReader, RunWriter, decodeMemory, encodeMemory, type RunMeta } from './journal';
+import { RunReader, RunWriter, type CallRecord, type RunMeta } from './journal';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -33,50 +32,45 @@ function meta(id: string): RunMeta {
 	};
 }
 
-function memory(index: number, step: number): MemoryRecord {
+function call(key: string): CallRecord {
 	return {
-		id: `a/m${index}`,
-		agent: 'a',
-		index,
-		kind: 'observation',
-		description: `memory ${index}`,
-		created: 1000 * index,
-		step,
-		importance: 3,
-		embedding: new Float32Array([0.1 * index, 0.5, -0.25])
+		key,
+		template: 'importance',
+		templateVersion: 'v1',
+		prompt: 'p',
+		answer: '{"ratings":[3]}',
+		value: { ratings: [3] },
+		failsafe: false,
+		latencyMs: 1,
+		tokens: { prompt: 1, completion: 1 },
+		cacheHit: false,
+		attempts: 1
 	};
 }
 
-function emptyStep(step: number, memories: MemoryRecord[] = []) {
-	return { step, time: step * 10_000, memories, traces: [], conversations: [], events: [] };
+function emptyStep(step: number) {
+	return { step, time: step * 10_000, memories: [], traces: [], conversations: [], events: [] };
 }
 
 describe('journal', () => {
-	it('round-trips memories with their exact embedding', () => {
-		const m = memory(7, 2);
-		const back = decodeMemory(encodeMemory(m, 2));
-		expect(back.s).toBe(2);
-		expect(Array.from(back.embedding)).toEqual(Array.from(m.embedding));
-		expect(back.description).toBe('memory 7');
-	});
-
 	it('keeps committed steps and cuts a torn tail on reopen', () => {
 		const home = mkdtempSync(path.join(tmpdir(), 'journal-'));
 		dirs.push(home);
 		const w = RunWriter.create(home, meta('r1'));
-		w.commit(emptyStep(-1, [memory(0, 0)]), [], [], []);
-		for (let s = 0; s < 3; s++) w.commit(emptyStep(s, [memory(s + 1, s)]), [], [], []);
+		w.commit(emptyStep(-1), [], [call('init/a/0')], []);
+		for (let s = 0; s < 3; s++) w.commit(emptyStep(s), [], [call(`${s}/a/0`)], []);
 		w.close();
 		const dir = path.join(home, 'r1');
-		// a crash in the middle of step 3: its memory written, its commit line torn
-		appendFileSync(path.join(dir, 'memories.jsonl'), encodeMemory(memory(4, 3), 3) + '\n');
+		// a crash in the middle of step 3: its call written, its commit line torn
+		appendFileSync(path.join(dir, 'calls.jsonl'), JSON.stringify({ s: 3, ...call('3/a/0') }) + '\n');
 		appendFileSync(path.join(dir, 'steps.jsonl'), '{"step":3,"time":');
 		const { writer, committed } = RunWriter.reopen(dir);
 		writer.close();
 		expect(committed).toBe(3);
 		const reader = new RunReader(dir);
 		expect(reader.committed()).toBe(3);
-		expect(reader.memories().map((m) => m.index)).toEqual([0, 1, 2, 3]);
+		expect(reader.calls().map((c) => c.key)).toEqual(['init/a/0', '0/a/0', '1/a/0', '2/a/0']);
+		expect(reader.steps().map((l) => l.step)).toEqual([0, 1, 2]);
 		expect(readFileSync(path.join(dir, 'steps.jsonl'), 'utf8').endsWith('}\n')).toBe(true);
 	});
 });

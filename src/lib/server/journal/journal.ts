@@ -3,10 +3,11 @@
 //   run.json             what the run is: world, seed, model, prompt set, settings, parent
 //   world/  prompts/     copies of the world folder and prompt set the run used
 //   calls.jsonl          every model call (template, version, prompt, answer, parsed value...)
-//   memories.jsonl       every memory, with its embedding (base64 float32)
 //   traces.jsonl         every retrieval (enough to rebuild its score table)
 //   steps.jsonl          one line per committed step: inputs, events, conversations, agents
 //   snapshots/<n>.json   full state after n steps, every `snapshotEvery` steps
+//   lance/               the memory streams (LanceDB, see ../memory/lance-store.ts): every memory
+//                        of every snapshot is stored before that snapshot is written
 //
 // A step is committed when its steps.jsonl line is complete. Lines of the other logs carry
 // `s`, the step that commits them (-1 for the run's creation); on resume, anything after
@@ -28,14 +29,14 @@ import {
 	writeSync
 } from 'node:fs';
 import path from 'node:path';
-import type { MemoryRecord } from '../../engine/memory';
 import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
 import type { Ablation, ConversationRecord, RetrievalTrace, StepEvent } from '../../engine/state';
 import type { Settings } from '../../engine/types';
 
-export const JOURNAL_FILES = ['calls.jsonl', 'memories.jsonl', 'traces.jsonl'] as const;
+export const JOURNAL_FILES = ['calls.jsonl', 'traces.jsonl'] as const;
 
-export type RunStatus = 'running' | 'done' | 'interrupted' | 'failed';
+/** `paused`: stopped by the user between steps, every step committed; it resumes like `interrupted`. */
+export type RunStatus = 'running' | 'paused' | 'done' | 'interrupted' | 'failed';
 
 export interface RunMeta {
 	id: string;
@@ -86,23 +87,6 @@ export interface StepLine {
 	agents: AgentView[];
 	calls: number;
 	memories: number;
-}
-
-// ---------------------------------------------------------------------------
-// encoding
-
-export function encodeMemory(m: MemoryRecord, s: number): string {
-	const bytes = Buffer.from(m.embedding.buffer, m.embedding.byteOffset, m.embedding.byteLength);
-	return JSON.stringify({ s, ...m, embedding: bytes.toString('base64') });
-}
-
-export function decodeMemory(line: string): MemoryRecord & { s: number } {
-	const raw = JSON.parse(line);
-	const buf = Buffer.from(raw.embedding, 'base64');
-	// copy into an aligned buffer
-	const vec = new Float32Array(buf.byteLength / 4);
-	new Uint8Array(vec.buffer).set(buf);
-	return { ...raw, embedding: vec };
 }
 
 /** Complete lines of a JSONL file (a torn last line, from a crash, is ignored). */
@@ -179,7 +163,6 @@ export class RunWriter {
 	commit(out: StepOutput, inputs: SimInput[], calls: CallRecord[], agents: AgentView[]): void {
 		const s = out.step;
 		this.append('calls.jsonl', calls.map((c) => JSON.stringify({ s, ...c }) + '\n').join(''));
-		this.append('memories.jsonl', out.memories.map((m) => encodeMemory(m, s) + '\n').join(''));
 		this.append('traces.jsonl', out.traces.map((t) => JSON.stringify({ s, ...t }) + '\n').join(''));
 		if (s < this.meta.firstStep) return; // the creation's records are committed by its first snapshot
 		const line: StepLine = {
@@ -259,13 +242,6 @@ export class RunReader {
 
 	snapshot(step: number): Snapshot {
 		return JSON.parse(readFileSync(path.join(this.dir, 'snapshots', `${step}.json`), 'utf8')) as Snapshot;
-	}
-
-	memories(): MemoryRecord[] {
-		return readLines(path.join(this.dir, 'memories.jsonl')).map((l) => {
-			const { s: _s, ...m } = decodeMemory(l);
-			return m;
-		});
 	}
 
 	calls(): (CallRecord & { s: number })[] {

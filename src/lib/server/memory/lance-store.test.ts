@@ -101,6 +101,7 @@ describe('MemoryStore', () => {
 		expectSameRecords(await store.load(), sorted);
 		store.close();
 		await expect(store.count()).rejects.toThrow(/is closed/);
+		await expect(store.append(records)).rejects.toThrow(/is closed/);
 
 		const again = await open(dir, dims);
 		const loaded = await again.load();
@@ -230,6 +231,9 @@ describe('MemoryStore', () => {
 		// records cut off can be written again (a replay of the lost steps)
 		await store.append([record('ann', 2, dims, { description: 'replayed' })]);
 		expect((await store.byIds(['ann/m2']))[0].description).toBe('replayed');
+		expect(await store.truncate({ ann: 5, bo: 5 })).toBe(0);
+		expect(await store.truncate({})).toBe(7);
+		expect(await store.count()).toBe(0);
 	});
 
 	it('compacts once fragments pile up, keeping every record', async () => {

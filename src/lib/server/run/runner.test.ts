@@ -36,15 +36,20 @@ describe('runs are replayable', () => {
 	}, 120_000);
 
 	it('a fork with other retrieval weights changes retrievals only from the fork on', async () => {
-		const a = await startRun({ ...base, steps: 400 });
-		const fork = await startRun({ home, from: { run: a.run, step: 40 }, steps: 360, set: ['retrieval.weights.relevance=3'] });
+		// Smallville: 25 agents meet and talk within the first hours, so retrievals follow the fork
+		const a = await startRun({ ...base, world: 'smallville', steps: 400 });
 		const parentTraces = openRun(a.run, home).traces();
+		// fork just before the first retrieval after the morning's planning
+		const next = parentTraces.find((t) => t.step > 1);
+		expect(next).toBeDefined();
+		const at = (next?.step ?? 1) - 1;
+		const fork = await startRun({ home, from: { run: a.run, step: at }, steps: 400 - at, set: ['retrieval.weights.relevance=3'] });
 		const forkTraces = openRun(fork.run, home).traces();
 		expect(forkTraces.length).toBeGreaterThan(0);
-		expect(forkTraces.every((t) => t.step >= 40 && t.weights.relevance === 3)).toBe(true);
+		expect(forkTraces.every((t) => t.step >= at && t.weights.relevance === 3)).toBe(true);
 		expect(parentTraces.every((t) => t.weights.relevance === 1)).toBe(true);
 		expect(openRun(fork.run, home).meta.overrides).toEqual(['retrieval.weights.relevance=3']);
-		await expect(startRun({ home, from: { run: a.run, step: 40 }, steps: 1, set: ['retrieval.weights.nope=1'] })).rejects.toThrow(/unknown setting/);
+		await expect(startRun({ home, from: { run: a.run, step: at }, steps: 1, set: ['retrieval.weights.nope=1'] })).rejects.toThrow(/unknown setting/);
 	}, 120_000);
 
 	it('refuses steps a run does not have', async () => {

@@ -13,6 +13,7 @@ import type { WorldDef } from '../../engine/types';
 import { dataHome } from '../paths';
 import { loadWorld } from '../world/load';
 import { RunReader, RunWriter, type CallRecord, type RunMeta } from '../journal/journal';
+import { MemoryStore, maxIndexFromSizes } from '../memory/lance-store';
 import { createModel, type LiveModel, type ModelChoice } from './models';
 
 export interface RunOptions {
@@ -63,11 +64,15 @@ function newRunId(world: string): string {
 }
 
 /** A model that answers from a run's recorded calls; embeddings come from the live model's cache. */
-class ReplayModel implements ModelPort {
+export class ReplayModel implements ModelPort {
+	private readonly calls: Map<string, CallRecord>;
+
 	constructor(
-		private readonly calls: Map<string, CallRecord>,
+		calls: Iterable<CallRecord>,
 		private readonly live: ModelPort
-	) {}
+	) {
+		this.calls = new Map([...calls].map((c) => [c.key, c]));
+	}
 
 	get dimensions(): number {
 		return this.live.dimensions;
@@ -118,15 +123,35 @@ export async function loadState(
 	const world = await runWorld(reader);
 	const base = reader.snapshotSteps().filter((s) => s <= step).at(-1);
 	if (base === undefined) throw new Error(`run ${id} has no snapshot at or before step ${step}`);
-	const sim = Simulation.restore(world, reader.snapshot(base), reader.memories(), meta.dimensions);
+	const snap = reader.snapshot(base);
+	const store = await MemoryStore.open(reader.dir, meta.dimensions);
+	let sim: Simulation;
+	try {
+		sim = Simulation.restore(world, snap, await store.load({ maxIndexByAgent: maxIndexFromSizes(snap.memory) }), meta.dimensions);
+	} finally {
+		store.close();
+	}
 	if (base < step) {
 		const live = opts.model ?? (await createModel(meta.model.provider as ModelChoice, { home, promptsDir: path.join(reader.dir, 'prompts') }));
-		const calls = new Map(reader.calls().filter((c) => c.s >= base && c.s < step).map((c) => [c.key, c]));
-		const replay = new ReplayModel(calls, live);
 		const inputs = new Map(reader.steps().map((l) => [l.step, l.inputs]));
-		while (sim.state.step < step) await sim.step(inputs.get(sim.state.step) ?? [], replay);
+		await replayTo(sim, step, reader.calls().filter((c) => c.s >= base && c.s < step), (s) => inputs.get(s) ?? [], live);
 	}
 	return { sim, reader, world };
+}
+
+/**
+ * Steps a restored simulation forward to `step` with a run's recorded inputs and answers:
+ * `calls` must hold every call of the steps in between; the model is asked only for embeddings.
+ */
+export async function replayTo(
+	sim: Simulation,
+	step: number,
+	calls: Iterable<CallRecord>,
+	inputsAt: (step: number) => readonly SimInput[],
+	live: ModelPort
+): Promise<void> {
+	const replay = new ReplayModel(calls, live);
+	while (sim.state.step < step) await sim.step(inputsAt(sim.state.step), replay);
 }
 
 function copyDir(from: string, to: string): void {
@@ -140,10 +165,13 @@ function copyDir(from: string, to: string): void {
  */
 export class LiveRun {
 	private pendingInputs: SimInput[] = [];
+	/** memories committed since the last snapshot, stored with the next one */
+	private unstored: MemoryRecord[] = [];
 	private closed = false;
 
 	private constructor(
 		private readonly writer: RunWriter,
+		private readonly store: MemoryStore,
 		readonly sim: Simulation,
 		readonly model: LiveModel,
 		readonly started: number
@@ -223,8 +251,10 @@ export class LiveRun {
 			model.drainCalls(),
 			[]
 		);
+		const store = await MemoryStore.open(writer.dir, meta.dimensions);
+		await store.append(initMemories);
 		writer.snapshot(sim.snapshot());
-		const live = new LiveRun(writer, sim, model, t0);
+		const live = new LiveRun(writer, store, sim, model, t0);
 		live.pendingInputs = [...(opts.inputs ?? [])];
 		return live;
 	}
@@ -238,7 +268,11 @@ export class LiveRun {
 		const model = await createModel(reader.meta.model.provider as ModelChoice, { home, promptsDir: path.join(reader.dir, 'prompts') });
 		const { sim } = await loadState(id, committed, { home, model });
 		if (opts.steps !== undefined) writer.meta = { ...writer.meta, target: committed + opts.steps };
-		return new LiveRun(writer, sim, model, t0);
+		// The store may hold memories of steps after the last commit: cut them, add the replayed ones.
+		const store = await MemoryStore.open(reader.dir, reader.meta.dimensions);
+		await store.truncate(maxIndexFromSizes(sim.snapshot().memory));
+		await store.append([...sim.streams.values()].flatMap((s) => s.records));
+		return new LiveRun(writer, store, sim, model, t0);
 	}
 
 	/** Queues inputs for the next step (validated now). */
@@ -262,10 +296,11 @@ export class LiveRun {
 		try {
 			const out = await this.sim.step(inputs, this.model);
 			this.writer.commit(out, inputs, this.model.drainCalls(), this.sim.view());
-			if (this.step % this.meta.snapshotEvery === 0 || this.step === this.meta.target) this.writer.snapshot(this.sim.snapshot());
+			this.unstored.push(...out.memories);
+			if (this.step % this.meta.snapshotEvery === 0 || this.step === this.meta.target) await this.snapshot();
 			return out;
 		} catch (e) {
-			this.close('failed');
+			await this.close('failed');
 			throw e;
 		}
 	}
@@ -283,17 +318,27 @@ export class LiveRun {
 		this.writer.setStatus(status);
 	}
 
+	/** A snapshot is written only once every memory it counts is in the store. */
+	private async snapshot(): Promise<void> {
+		await this.store.append(this.unstored);
+		this.unstored = [];
+		this.writer.snapshot(this.sim.snapshot());
+	}
+
 	/** Closes the journal; the status says how the run ended (default: done when at target). */
-	close(status?: RunMeta['status']): void {
+	async close(status?: RunMeta['status']): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
-		// After a failed step the state is half-changed: the journal's last commit stays the truth.
-		if (status !== 'failed' && this.step % this.meta.snapshotEvery !== 0 && this.step !== this.meta.target) {
-			this.writer.snapshot(this.sim.snapshot());
+		try {
+			// After a failed step the state is half-changed: the journal's last commit stays the truth.
+			if (status !== 'failed' && this.unstored.length > 0) await this.snapshot();
+			if (status !== 'failed') await this.store.compact();
+		} finally {
+			this.writer.setStatus(status ?? (this.done ? 'done' : 'interrupted'));
+			this.writer.close();
+			this.store.close();
+			this.model.close();
 		}
-		this.writer.setStatus(status ?? (this.done ? 'done' : 'interrupted'));
-		this.writer.close();
-		this.model.close();
 	}
 
 	summary(): RunSummary {
@@ -321,7 +366,7 @@ async function drive(live: LiveRun, opts: Pick<RunOptions, 'onProgress' | 'signa
 	try {
 		await live.runToTarget(opts.onProgress, opts.signal);
 	} finally {
-		live.close();
+		await live.close();
 	}
 	return live.summary();
 }

@@ -5,6 +5,7 @@
 
 import { MemoryStream, topK, type MemoryRecord } from '../../engine/memory';
 import type { RetrievalTrace } from '../../engine/state';
+import { MemoryStore } from '../memory/lance-store';
 import { dataHome } from '../paths';
 import { createModel, type ModelChoice } from './models';
 import { openRun } from './runner';
@@ -106,14 +107,18 @@ export async function retrievalTable(
 	const at = traces.findIndex((t) => t.id === traceId);
 	if (at < 0) throw new Error(`run ${id} has no retrieval "${traceId}"`);
 	const trace = traces[at];
-	const reader = openRun(id, home);
-	const memories: MemoryRecord[] = reader
-		.memories()
-		.filter((m) => m.agent === trace.agent && m.index < trace.streamSize)
-		.sort((a, b) => a.index - b.index);
+	// the trace's own run holds the memories it saw (a fork's store has its inherited ones)
+	const reader = openRun(trace.run, home);
+	const store = await MemoryStore.open(reader.dir, reader.meta.dimensions);
+	let memories: MemoryRecord[];
+	try {
+		memories = await store.load({ agent: trace.agent, maxIndexByAgent: { [trace.agent]: trace.streamSize - 1 } });
+	} finally {
+		store.close();
+	}
 	const stream = new MemoryStream(trace.agent, reader.meta.dimensions, Math.max(1, memories.length));
 	for (const m of memories) stream.add(m);
-	if (stream.size !== trace.streamSize) throw new Error(`the memory log of ${id} lacks memories of ${trace.agent}`);
+	if (stream.size !== trace.streamSize) throw new Error(`run ${trace.run} has not stored the memories of ${trace.agent} this retrieval saw yet (resume the run, or wait for its next snapshot)`);
 	const lastAccess = Float64Array.from(memories, (m) => m.created);
 	for (const earlier of traces.slice(0, at)) {
 		if (earlier.agent !== trace.agent) continue;

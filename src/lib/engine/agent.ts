@@ -254,19 +254,26 @@ async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Subtask[]
 		'plan: decompose into 5-15 minute steps'
 	);
 	const raw = (answer.value.subtasks ?? []).filter((s) => s && typeof s.activity === 'string' && s.activity.trim());
-	let subtasks: Subtask[] = raw.map((s) => ({
-		activity: s.activity.trim(),
-		minutes: Math.max(1, Math.round(Number(s.minutes) || 10))
-	}));
-	if (subtasks.length === 0) subtasks = [{ activity: block.activity, minutes: block.minutes }];
-	// Scale to the block: the last step absorbs rounding.
-	const total = subtasks.reduce((s, t) => s + t.minutes, 0);
-	let used = 0;
-	subtasks = subtasks.map((t, i) => {
-		const minutes = i === subtasks.length - 1 ? block.minutes - used : Math.max(1, Math.round((t.minutes * block.minutes) / total));
-		used += minutes;
-		return { activity: t.activity, minutes };
-	}).filter((t) => t.minutes > 0);
+	const parts = raw.length > 0 ? raw.map((s) => ({ activity: s.activity.trim(), weight: Math.max(1, Number(s.minutes) || 10) })) : [{ activity: block.activity, weight: 1 }];
+	// Scale to the block through rounded cumulative boundaries, so the steps add up exactly.
+	const total = parts.reduce((n, t) => n + t.weight, 0);
+	let cum = 0;
+	let prevEnd = 0;
+	const subtasks: Subtask[] = [];
+	for (const t of parts) {
+		cum += t.weight;
+		const end = Math.round((cum * block.minutes) / total);
+		if (end > prevEnd) subtasks.push({ activity: t.activity, minutes: end - prevEnd });
+		prevEnd = end;
+	}
+	// Each step's place, emoji and object state, resolved now and concurrently: when a step
+	// begins it needs no model call, and the chains of calls run side by side.
+	await Promise.all(
+		subtasks.map(async (t, i) => {
+			const b = ctx.branch(`s${i}`);
+			Object.assign(t, await resolveAction(b, t.activity));
+		})
+	);
 	block.subtasks = subtasks;
 	let start = block.start;
 	const date = formatDate(ctx.now);
@@ -276,7 +283,7 @@ async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Subtask[]
 			const item = {
 				kind: 'plan' as const,
 				description: `${a.name.split(' ')[0]}'s plan: ${t.activity} at ${formatClock12(start)} on ${date}`,
-				plan: { address: '', start: base + start * MINUTE, minutes: t.minutes }
+				plan: { address: t.address ?? '', start: base + start * MINUTE, minutes: t.minutes }
 			};
 			start += t.minutes;
 			return item;
@@ -397,6 +404,25 @@ interface Due {
 	activity: string;
 	end: number;
 	planRef: string;
+	/** already resolved place, emoji and object state, when the plan has them */
+	resolved?: Subtask;
+}
+
+interface Resolved {
+	address: string;
+	emoji: string;
+	objectState: string;
+}
+
+/** Where an activity happens (tree walk), how it shows (emoji) and what it does to an object. */
+async function resolveAction(ctx: AgentContext, activity: string): Promise<Resolved> {
+	const address = await chooseLocation(ctx, activity);
+	const parts = splitAddress(address);
+	const [emoji, objectState] = await Promise.all([
+		emojiFor(ctx.branch('e'), activity),
+		parts.length > 2 ? objectStateFor(ctx.branch('o'), activity, parts[2]) : Promise.resolve('')
+	]);
+	return { address, emoji, objectState };
 }
 
 /** What the plan says the agent should be doing now, decomposing the hour block when needed. */
@@ -419,7 +445,7 @@ async function dueActivity(ctx: AgentContext): Promise<Due> {
 	for (let si = 0; si < subtasks.length; si++) {
 		const end = start + subtasks[si].minutes;
 		if (minute < end || si === subtasks.length - 1) {
-			return { activity: subtasks[si].activity, end: base + end * MINUTE, planRef: `${bi}.${si}` };
+			return { activity: subtasks[si].activity, end: base + end * MINUTE, planRef: `${bi}.${si}`, resolved: subtasks[si] };
 		}
 		start = end;
 	}
@@ -439,11 +465,13 @@ export async function nextAction(ctx: AgentContext, stepMs: number): Promise<voi
 	const a = ctx.agent;
 	const due = await dueActivity(ctx);
 	const continuing = due.planRef !== '' && due.planRef === a.action.planRef && due.activity === a.action.activity;
-	const address = continuing ? a.action.address : await chooseLocation(ctx, due.activity);
-	const emoji = continuing ? a.action.emoji : await emojiFor(ctx, due.activity);
-	const parts = splitAddress(address);
-	const object = parts.length > 2 ? address : '';
-	const objectState = object ? (continuing ? a.action.objectState : await objectStateFor(ctx, due.activity, parts[2])) : '';
+	const r = due.resolved;
+	const { address, emoji, objectState }: Resolved = continuing
+		? a.action
+		: r?.address !== undefined && r.emoji !== undefined
+			? { address: r.address, emoji: r.emoji, objectState: r.objectState ?? '' }
+			: await resolveAction(ctx, due.activity);
+	const object = splitAddress(address).length > 2 ? address : '';
 	const goal = address ? targetTile(ctx, address) : null;
 	const path = goal === null ? [] : (ctx.sim.pathfinder.find(a.tile, goal) ?? []);
 	const action: ActionState = {

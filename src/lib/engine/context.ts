@@ -48,6 +48,8 @@ export interface NewMemory {
 
 export class AgentContext {
 	private calls = 0;
+	/** set on branches: calls made concurrently get keys of their own (`.../b0.3`) */
+	private keyPath = '';
 
 	constructor(
 		readonly agent: AgentState,
@@ -64,6 +66,16 @@ export class AgentContext {
 		readonly condition?: Ablation
 	) {}
 
+	/**
+	 * A context for work done concurrently with its siblings: its calls are keyed under the
+	 * branch's own name and counter, so their keys do not depend on which answer comes first.
+	 */
+	branch(label: string): AgentContext {
+		const b = new AgentContext(this.agent, this.stream, this.sim, this.model, this.keyPrefix, this.now, this.out, this.recordAccess, this.condition);
+		b.keyPath = `${this.keyPath}${this.calls++}${label}.`;
+		return b;
+	}
+
 	get state(): SimState {
 		return this.sim.state;
 	}
@@ -73,7 +85,7 @@ export class AgentContext {
 	}
 
 	rng(label: string): () => number {
-		return rngFor(this.state.seed, this.keyPrefix, this.agent.id, label, this.calls);
+		return rngFor(this.state.seed, this.keyPrefix, this.agent.id, this.keyPath, label, this.calls);
 	}
 
 	retrievalSettings(): RetrievalSettings {
@@ -81,7 +93,7 @@ export class AgentContext {
 	}
 
 	async ask<T>(template: TemplateId, vars: TemplateVars, purpose: string): Promise<ModelAnswer<T>> {
-		const key = `${this.keyPrefix}/${this.agent.id}/${this.calls++}`;
+		const key = `${this.keyPrefix}/${this.agent.id}/${this.keyPath}${this.calls++}`;
 		const answer = await this.model.complete<T>({ template, vars, key, agent: this.agent.id, purpose });
 		if (answer.failsafe) this.out.events.push({ kind: 'failsafe', agent: this.agent.id, template });
 		return answer;

@@ -1,8 +1,10 @@
 // The memory stream of one agent and retrieval by recency, importance and relevance.
-// Vectors live in one contiguous Float32Array and the numeric columns in typed arrays, so a
-// retrieval is a linear scan without an object per memory.
+// Vectors live in one contiguous table (a WebAssembly memory scanned by a SIMD kernel where the
+// runtime has one, see simd.ts) and the numeric columns in typed arrays, so a retrieval is a
+// linear scan without an object per memory.
 
 import { HOUR } from './clock';
+import { VectorTable, type VectorBackend } from './simd';
 import type { RetrievalSettings, RetrievalWeights } from './types';
 
 export type MemoryKind = 'observation' | 'reflection' | 'plan' | 'conversation' | 'thought';
@@ -62,18 +64,28 @@ export const FLAT_NORM = 0.5;
 
 export class MemoryStream {
 	readonly records: MemoryRecord[] = [];
-	private vectors: Float32Array;
+	private readonly vectors: VectorTable;
 	private lastAccessCol: Float64Array;
 	private importanceCol: Float32Array;
 
+	/**
+	 * `backend` picks the dot-product kernel: WebAssembly SIMD where the runtime supports it,
+	 * else plain JavaScript. Both give the same scores, bit for bit.
+	 */
 	constructor(
 		readonly agent: string,
 		readonly dimensions: number,
-		capacity = 256
+		capacity = 256,
+		backend?: VectorBackend
 	) {
-		this.vectors = new Float32Array(capacity * dimensions);
-		this.lastAccessCol = new Float64Array(capacity);
-		this.importanceCol = new Float32Array(capacity);
+		this.vectors = new VectorTable(dimensions, capacity, backend, `memory stream of ${agent}`);
+		this.lastAccessCol = new Float64Array(this.vectors.capacity);
+		this.importanceCol = new Float32Array(this.vectors.capacity);
+	}
+
+	/** Which kernel scores this stream. */
+	get backend(): VectorBackend {
+		return this.vectors.backend;
 	}
 
 	get size(): number {
@@ -107,33 +119,31 @@ export class MemoryStream {
 		if (full.embedding.length !== this.dimensions) {
 			throw new Error(`memory of ${this.agent}: embedding has ${full.embedding.length} dimensions, expected ${this.dimensions}`);
 		}
+		// Growing replaces the table's buffer, which would empty a view into it: copy such a source first.
+		const source = index >= this.vectors.capacity && this.vectors.holds(full.embedding) ? full.embedding.slice() : full.embedding;
 		this.ensureCapacity(index + 1);
-		this.vectors.set(full.embedding, index * this.dimensions);
-		// The stored record shares the column's memory rather than keeping a second copy.
-		full.embedding = this.vectors.subarray(index * this.dimensions, (index + 1) * this.dimensions);
+		this.vectors.set(index, source);
+		// The stored record shares the table's memory rather than keeping a second copy.
+		full.embedding = this.vectors.row(index);
 		this.lastAccessCol[index] = full.created;
 		this.importanceCol[index] = full.importance;
 		this.records.push(full);
 		return full;
 	}
 
-	/** Re-attaches the embedding views after the column buffer grew. */
+	/** Grows the columns; re-attaches the embedding views when the vector table moved. */
 	private ensureCapacity(n: number): void {
-		const cap = this.lastAccessCol.length;
-		if (n <= cap) return;
-		const next = Math.max(n, cap * 2);
-		const vectors = new Float32Array(next * this.dimensions);
-		vectors.set(this.vectors);
-		this.vectors = vectors;
+		if (n <= this.lastAccessCol.length) return;
+		this.vectors.reserve(n);
+		const next = this.vectors.capacity;
 		const access = new Float64Array(next);
 		access.set(this.lastAccessCol);
 		this.lastAccessCol = access;
 		const imp = new Float32Array(next);
 		imp.set(this.importanceCol);
 		this.importanceCol = imp;
-		for (const r of this.records) {
-			r.embedding = this.vectors.subarray(r.index * this.dimensions, (r.index + 1) * this.dimensions);
-		}
+		const records = this.records;
+		for (let i = 0; i < records.length; i++) records[i].embedding = this.vectors.row(i);
 	}
 
 	byId(id: string): MemoryRecord | undefined {
@@ -156,6 +166,7 @@ export class MemoryStream {
 	 * The three raw components and the weighted score of each candidate (indices; all memories
 	 * when omitted) for a query vector at game time `now`, as columns. Pure: does not touch
 	 * last-access times. `lastAccessOf` overrides the stored column (to reproduce a past retrieval).
+	 * Relevance is the dot product from the vector kernel (f32, a fixed order of operations).
 	 */
 	columns(
 		query: Float32Array,
@@ -164,30 +175,57 @@ export class MemoryStream {
 		candidates?: ArrayLike<number>,
 		lastAccessOf?: (index: number) => number
 	): ScoreColumns {
-		const n = candidates ? candidates.length : this.size;
-		const dim = this.dimensions;
+		if (query.length !== this.dimensions) {
+			throw new Error(`memory stream of ${this.agent}: the query has ${query.length} dimensions, expected ${this.dimensions}`);
+		}
+		const size = this.size;
+		const n = candidates ? candidates.length : size;
 		const recency = new Float64Array(n);
 		const importance = new Float64Array(n);
 		const relevance = new Float64Array(n);
 		const logDecay = Math.log(settings.decay);
-		const vectors = this.vectors;
 		const access = this.lastAccessCol;
 		const imp = this.importanceCol;
-		for (let c = 0; c < n; c++) {
-			const i = candidates ? candidates[c] : c;
-			const last = lastAccessOf ? lastAccessOf(i) : access[i];
-			const hours = now > last ? (now - last) / HOUR : 0;
-			recency[c] = Math.exp(logDecay * hours);
-			importance[c] = imp[i];
-			relevance[c] = dot(vectors, i * dim, query, dim);
+		// Recency and importance of each candidate. Loops are specialised (no per-row branching on
+		// the optional arguments); the fast path, every memory with stored access times, calls nothing.
+		if (candidates) {
+			for (let c = 0; c < n; c++) {
+				const i = candidates[c];
+				if (!(i >= 0 && i < size && Number.isInteger(i))) {
+					throw new Error(`memory stream of ${this.agent}: candidate ${i} (at position ${c}) is not one of its ${size} memories`);
+				}
+				recency[c] = recencyAt(now, lastAccessOf ? lastAccessOf(i) : access[i], logDecay);
+				importance[c] = imp[i];
+			}
+			this.vectors.dotsAt(query, candidates, relevance);
+		} else {
+			if (lastAccessOf) for (let i = 0; i < n; i++) recency[i] = recencyAt(now, lastAccessOf(i), logDecay);
+			else for (let i = 0; i < n; i++) recency[i] = recencyAt(now, access[i], logDecay);
+			importance.set(imp.subarray(0, n));
+			this.vectors.dots(query, n, relevance);
 		}
-		const recencyNorm = normalise(recency);
-		const importanceNorm = normalise(importance);
-		const relevanceNorm = normalise(relevance);
-		const w = settings.weights;
+		// Min-max normalisation (as `normalise`) and the weighted sum in one pass.
+		const [recMin, recRange] = spread(recency);
+		const [impMin, impRange] = spread(importance);
+		const [relMin, relRange] = spread(relevance);
+		const recencyNorm = new Float64Array(n);
+		const importanceNorm = new Float64Array(n);
+		const relevanceNorm = new Float64Array(n);
 		const score = new Float64Array(n);
+		const wr = settings.weights.recency;
+		const wi = settings.weights.importance;
+		const wv = settings.weights.relevance;
+		const recFlat = !(recRange > 0);
+		const impFlat = !(impRange > 0);
+		const relFlat = !(relRange > 0);
 		for (let c = 0; c < n; c++) {
-			score[c] = w.recency * recencyNorm[c] + w.importance * importanceNorm[c] + w.relevance * relevanceNorm[c];
+			const r = recFlat ? FLAT_NORM : (recency[c] - recMin) / recRange;
+			const m = impFlat ? FLAT_NORM : (importance[c] - impMin) / impRange;
+			const v = relFlat ? FLAT_NORM : (relevance[c] - relMin) / relRange;
+			recencyNorm[c] = r;
+			importanceNorm[c] = m;
+			relevanceNorm[c] = v;
+			score[c] = wr * r + wi * m + wv * v;
 		}
 		return { recency, importance, relevance, recencyNorm, importanceNorm, relevanceNorm, score };
 	}
@@ -227,20 +265,32 @@ export class MemoryStream {
 
 /** Min-max normalisation to [0, 1]; a flat column becomes FLAT_NORM everywhere. */
 export function normalise(values: Float64Array): Float64Array {
-	let min = Infinity;
-	let max = -Infinity;
-	for (const v of values) {
-		if (v < min) min = v;
-		if (v > max) max = v;
-	}
+	const [min, range] = spread(values);
 	const out = new Float64Array(values.length);
-	const range = max - min;
 	if (!(range > 0)) {
 		out.fill(FLAT_NORM);
 		return out;
 	}
 	for (let i = 0; i < values.length; i++) out[i] = (values[i] - min) / range;
 	return out;
+}
+
+/** [min, max - min] of a column (NaN entries are skipped). */
+function spread(values: Float64Array): [number, number] {
+	let min = Infinity;
+	let max = -Infinity;
+	for (let i = 0; i < values.length; i++) {
+		const v = values[i];
+		if (v < min) min = v;
+		if (v > max) max = v;
+	}
+	return [min, max - min];
+}
+
+/** decay^hours since the last access (no growth for an access in the future). */
+function recencyAt(now: number, last: number, logDecay: number): number {
+	const hours = now > last ? (now - last) / HOUR : 0;
+	return Math.exp(logDecay * hours);
 }
 
 /**
@@ -276,21 +326,4 @@ export function topK(rows: readonly ScoreRow[], k: number): number[] {
 
 export function sameWeights(a: RetrievalWeights, b: RetrievalWeights): boolean {
 	return a.recency === b.recency && a.importance === b.importance && a.relevance === b.relevance;
-}
-
-/** Dot product of a stored vector (at `base` in `vectors`) with the query, unrolled by four. */
-function dot(vectors: Float32Array, base: number, query: Float32Array, dim: number): number {
-	let a = 0;
-	let b = 0;
-	let c = 0;
-	let d = 0;
-	let k = 0;
-	for (; k + 3 < dim; k += 4) {
-		a += vectors[base + k] * query[k];
-		b += vectors[base + k + 1] * query[k + 1];
-		c += vectors[base + k + 2] * query[k + 2];
-		d += vectors[base + k + 3] * query[k + 3];
-	}
-	for (; k < dim; k++) a += vectors[base + k] * query[k];
-	return a + b + c + d;
 }

@@ -38,6 +38,10 @@ export interface ActionState {
 export interface Subtask {
 	activity: string;
 	minutes: number;
+	/** resolved when the block is decomposed: where, with which emoji and object state */
+	address?: string;
+	emoji?: string;
+	objectState?: string;
 }
 
 export interface PlanBlock {

@@ -21,7 +21,10 @@ export interface RunListing {
 	live: boolean;
 }
 
-/** POST /api/runs body: a new run, or a fork when `from` is set. Answers { id }. */
+/**
+ * POST /api/runs body: a new run, or a fork when `from` is set. Answers { id } once the run is
+ * created (its first snapshot written); stepping goes on in the background.
+ */
 export interface StartRunRequest {
 	world?: string;
 	steps: number;
@@ -51,21 +54,34 @@ export interface RunInfo extends RunListing {
 	agents: { id: string; name: string }[];
 }
 
-/** POST /api/runs/:id/control body. Answers RunInfo. */
+/**
+ * POST /api/runs/:id/control body. Answers RunInfo.
+ * `play` steps until paused or at the target; a run already at its target (or stopped: done,
+ * interrupted, paused) is reopened and its target raised by `steps` (default: one game day).
+ * `step` answers after the step is committed; `run` steps `steps` more, then pauses.
+ * `speed` is steps per second, 0 = as fast as possible (the default).
+ */
 export type ControlRequest =
-	| { action: 'play' }
+	| { action: 'play'; steps?: number }
 	| { action: 'pause' }
 	| { action: 'step' }
 	| { action: 'run'; steps: number }
 	| { action: 'speed'; stepsPerSecond: number };
 
-/** Server-sent events on GET /api/runs/:id/events */
+/**
+ * Server-sent events on GET /api/runs/:id/events (`data: <json>` lines, one RunEvent each).
+ * A `status` event is sent first on connect. `step.frame` equals the journal's frame.
+ */
 export type RunEvent =
 	| { type: 'step'; step: number; frame: Frame; markers: Marker[] }
-	| { type: 'status'; status: RunStatus; steps: number; target: number }
+	| { type: 'status'; status: RunStatus; steps: number; target: number; live: boolean; speed: number }
 	| { type: 'error'; message: string };
 
-/** What the map needs to draw one step: taken from the journal, no restore needed. */
+/**
+ * What the map needs to draw one step: taken from the journal, no restore needed.
+ * Frame N is the state after N steps (frame 0: before any step); its conversations are those
+ * held during step N - 1. A fork's frames before its first step are its parent's.
+ */
 export interface Frame {
 	/** the state after `step` steps */
 	step: number;
@@ -75,14 +91,18 @@ export interface Frame {
 }
 
 export interface Marker {
+	/** the frame that first shows it: something that happened during step n is on frame n + 1 */
 	step: number;
 	kind: 'conversation' | 'reflection' | 'input' | 'failsafe' | 'plan' | 'reaction';
 	agents: string[];
 	label: string;
 }
 
-/** GET /api/runs/:id/frames?from=A&to=B -> Frame[] (at most 2000 per request) */
-/** GET /api/runs/:id/timeline -> { steps: number; markers: Marker[] } */
+/** GET /api/runs/:id/frames?from=A&to=B -> Frame[] (A..B inclusive, at most 2000 per request) */
+/**
+ * GET /api/runs/:id/timeline -> Timeline. Frames 0..steps can be asked for; a fork's markers
+ * before `firstStep` are its parent's.
+ */
 export interface Timeline {
 	firstStep: number;
 	steps: number;
@@ -119,9 +139,16 @@ export interface AgentDetail {
 	conversations: ConversationRecord[];
 }
 
-/** GET /api/runs/:id/retrievals?agent=X[&step=N] -> TraceSummary[] (see server/run/traces.ts) */
-/** GET /api/runs/:id/retrievals/:trace[?weights=r,i,v] -> RetrievalTable */
-/** GET /api/runs/:id/calls?agent=&template=&from=&to=&limit= -> CallView[] */
+/** GET /api/runs/:id/retrievals[?agent=X][&step=N] -> TraceSummary[] (see server/run/traces.ts) */
+/**
+ * GET /api/runs/:id/retrievals/:trace[?weights=r,i,v] -> RetrievalTable; the trace id has a
+ * slash (`agent/r12`) and goes in the path as is. Re-scoring with `weights` changes nothing in the run.
+ */
+/**
+ * GET /api/runs/:id/calls?agent=&template=&from=&to=&limit= -> CallView[]: calls of steps
+ * from..to (inclusive), newest last, the last `limit` (default 200, at most 2000). `step` is the
+ * step that made the call (-1 or the fork step - 1 for the run's creation).
+ */
 export interface CallView {
 	step: number;
 	key: string;
@@ -140,7 +167,10 @@ export interface CallView {
 	error?: string;
 }
 
-/** POST /api/runs/:id/interview { agent, step, question, as? } -> InterviewAnswer */
+/**
+ * POST /api/runs/:id/interview { agent, step?, question, as? } -> InterviewAnswer. Read-only: the
+ * question is put to a restored copy of the state at `step` (default: the latest).
+ */
 export interface InterviewAnswer {
 	agent: string;
 	step: number;
@@ -149,4 +179,32 @@ export interface InterviewAnswer {
 	memories: { id: string; description: string }[];
 }
 
-export type { RetrievalWeights, StepEvent };
+export interface InterviewRequest {
+	agent: string;
+	step?: number;
+	question: string;
+	as?: string;
+}
+
+/**
+ * POST /api/runs/:id/inputs -> InputResult: an inner voice or an object edit at `step`
+ * (default: the latest). When the run is live and at that step (or paused there), the inputs
+ * are queued for its next step in the same run; otherwise a fork from `step` is started with
+ * them, stepping `steps` (default 1) unless `paused`.
+ */
+export interface InputRequest {
+	step?: number;
+	inputs: NonNullable<StartRunRequest['inputs']>;
+	steps?: number;
+	paused?: boolean;
+}
+
+export interface InputResult {
+	/** the run the inputs went to: this one (queued) or the new fork */
+	run: string;
+	queued: boolean;
+	/** the step at which the inputs apply */
+	step: number;
+}
+
+export type { AgentView, ConversationRecord, DayPlan, RetrievalWeights, StepEvent };

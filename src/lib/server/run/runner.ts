@@ -318,6 +318,23 @@ export class LiveRun {
 		this.writer.setStatus(status);
 	}
 
+	/**
+	 * Stores the memories committed since the last snapshot without writing one, so that the
+	 * retrievals of those steps can be rebuilt while the run stays open (a paused run).
+	 */
+	async storeMemories(): Promise<void> {
+		if (this.closed || this.unstored.length === 0) return;
+		const batch = this.unstored;
+		this.unstored = [];
+		try {
+			await this.store.append(batch);
+		} catch (e) {
+			// kept for the next snapshot, which must not be written without them
+			this.unstored = [...batch, ...this.unstored];
+			throw e;
+		}
+	}
+
 	/** A snapshot is written only once every memory it counts is in the store. */
 	private async snapshot(): Promise<void> {
 		await this.store.append(this.unstored);

@@ -1,0 +1,296 @@
+// What the IDE reads from a run's journal, indexed once and kept up to date as the run grows:
+// the step lines (frames, markers, inputs, conversations) and the model calls.
+// Frame N is the state after N steps: frame `firstStep` comes from the run's first snapshot
+// (or, for a fork, its parent's frame at the fork step), frame N > firstStep from the commit
+// line of step N - 1, which records the agents as they were after it.
+
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { RunReader, type CallRecord, type RunMeta } from '../journal/journal';
+import type { AgentView, SimInput, Snapshot } from '../../engine/sim';
+import type { ConversationRecord, SimState, StepEvent } from '../../engine/state';
+import type { WorldDef } from '../../engine/types';
+import type { Frame, Marker } from '../../api-types';
+import { runWorld } from '../run/runner';
+import { JsonlIndex } from './jsonl-index';
+import { notFound } from './errors';
+
+export interface StepSummary {
+	step: number;
+	time: number;
+	inputs: SimInput[];
+	events: StepEvent[];
+	conversations: ConversationRecord[];
+}
+
+export interface CallSummary {
+	s: number;
+	key: string;
+	template: string;
+	agent?: string;
+}
+
+export const RUN_ID = /^[\w.-]+$/;
+
+export function validRunId(id: string): boolean {
+	return RUN_ID.test(id) && id !== '.' && id !== '..' && id.length <= 200;
+}
+
+/** A run's folder, or a 404 naming the run (never the server's paths). */
+export function runDir(runsDir: string, id: string): string {
+	if (!validRunId(id)) throw notFound(`no run "${id}"`);
+	const dir = path.join(runsDir, id);
+	if (!existsSync(path.join(dir, 'run.json'))) throw notFound(`no run "${id}"`);
+	return dir;
+}
+
+/** The committed step count from the last line of steps.jsonl, without reading the whole file. */
+export function committedSteps(dir: string, meta: RunMeta): number {
+	const file = path.join(dir, 'steps.jsonl');
+	if (!existsSync(file)) return meta.firstStep;
+	const size = statSync(file).size;
+	let window = 1 << 16;
+	for (;;) {
+		const from = Math.max(0, size - window);
+		const text = readTail(file, from, size - from);
+		const end = text.lastIndexOf('\n');
+		if (end < 0) {
+			if (from === 0) return meta.firstStep;
+			window *= 4;
+			continue;
+		}
+		const start = text.lastIndexOf('\n', end - 1);
+		if (start < 0 && from > 0) {
+			window *= 4;
+			continue;
+		}
+		const line = text.slice(start + 1, end);
+		if (!line.trim()) return meta.firstStep;
+		return (JSON.parse(line.slice(0, line.indexOf(',')) + '}') as { step: number }).step + 1;
+	}
+}
+
+function readTail(file: string, from: number, length: number): string {
+	const buf = Buffer.allocUnsafe(length);
+	const fd = openSync(file, 'r');
+	try {
+		const got = readSync(fd, buf, 0, length, from);
+		return buf.toString('utf8', 0, got);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** Agent views of a stored state (the same as `Simulation.view()` would give). */
+export function viewOf(state: SimState, width: number): AgentView[] {
+	const xy = (t: number): [number, number] => {
+		const x = t % width;
+		return [x, (t - x) / width];
+	};
+	return state.agents.map((a) => {
+		const [x, y] = xy(a.tile);
+		return {
+			id: a.id,
+			name: a.name,
+			x,
+			y,
+			activity: a.action.activity,
+			emoji: a.action.emoji,
+			address: a.action.address,
+			chatWith: a.action.chatWith,
+			path: a.action.path.map(xy)
+		};
+	});
+}
+
+/** Timeline markers of one committed step; they show on frame `line.step + 1`. */
+export function markersOf(line: StepSummary, names: Map<string, string>): Marker[] {
+	const name = (id: string | undefined) => (id === undefined ? '' : (names.get(id) ?? id));
+	const step = line.step + 1;
+	const out: Marker[] = [];
+	let input = 0;
+	for (const e of line.events) {
+		switch (e.kind) {
+			case 'conversation':
+				out.push({ step, kind: 'conversation', agents: [...e.agents], label: `${name(e.agents[0])} talks with ${name(e.agents[1])}` });
+				break;
+			case 'reflection':
+				out.push({ step, kind: 'reflection', agents: [e.agent], label: `${name(e.agent)} reflects (${e.memories.length} insight${e.memories.length === 1 ? '' : 's'})` });
+				break;
+			case 'plan':
+				out.push({ step, kind: 'plan', agents: [e.agent], label: `${name(e.agent)} plans the day` });
+				break;
+			case 'reaction':
+				out.push({ step, kind: 'reaction', agents: [e.agent], label: `${name(e.agent)} reacts: ${e.reaction}` });
+				break;
+			case 'failsafe':
+				out.push({ step, kind: 'failsafe', agents: [e.agent], label: `${name(e.agent)}: fail-safe answer for ${e.template}` });
+				break;
+			case 'input': {
+				const given = line.inputs[input++];
+				const label =
+					given?.type === 'whisper'
+						? `inner voice to ${name(given.agent)}: ${given.text}`
+						: given?.type === 'set-object'
+							? `${given.address} set to "${given.state}"`
+							: `${e.input}${e.agent ? ` to ${name(e.agent)}` : ''}`;
+				out.push({ step, kind: 'input', agents: e.agent ? [e.agent] : [], label });
+				break;
+			}
+		}
+	}
+	return out;
+}
+
+interface StepLineRaw extends StepSummary {
+	agents: AgentView[];
+}
+
+/** One run's journal, indexed for the IDE. */
+export class RunData {
+	readonly steps: JsonlIndex<StepSummary>;
+	readonly calls: JsonlIndex<CallSummary>;
+	private worldP: Promise<WorldDef> | null = null;
+	private markerList: Marker[] = [];
+	private marked = 0;
+	private markedGeneration = 0;
+	private names: Map<string, string> | null = null;
+
+	constructor(
+		readonly id: string,
+		readonly dir: string
+	) {
+		const meta = this.meta;
+		// the agents (most of a step line) are read back only when a frame is asked for;
+		// `agents` is the step line's last key of that name (conversations have their own)
+		this.steps = new JsonlIndex(
+			path.join(dir, 'steps.jsonl'),
+			(head) => {
+				const l = JSON.parse(head) as StepSummary;
+				return { step: l.step, time: l.time, inputs: l.inputs, events: l.events, conversations: l.conversations };
+			},
+			{ stop: 'agents', last: true }
+		);
+		this.calls = new JsonlIndex(
+			path.join(dir, 'calls.jsonl'),
+			(head) => {
+				const c = JSON.parse(head) as CallSummary;
+				return { s: c.s, key: c.key, template: c.template, agent: c.agent };
+			},
+			{ stop: 'prompt' }
+		);
+		this.firstStep = meta.firstStep;
+		this.parent = meta.parent;
+	}
+
+	readonly firstStep: number;
+	readonly parent: RunMeta['parent'];
+
+	/** run.json as it is now (status and target change while a run is live). */
+	get meta(): RunMeta {
+		return JSON.parse(readFileSync(path.join(this.dir, 'run.json'), 'utf8')) as RunMeta;
+	}
+
+	reader(): RunReader {
+		return new RunReader(this.dir);
+	}
+
+	/** The world as the run saw it (its copy), loaded once. */
+	world(): Promise<WorldDef> {
+		if (!this.worldP) {
+			this.worldP = runWorld(this.reader());
+			this.worldP.catch(() => (this.worldP = null));
+		}
+		return this.worldP;
+	}
+
+	async agentNames(): Promise<Map<string, string>> {
+		if (!this.names) this.names = new Map((await this.world()).personas.map((p) => [p.id, p.name]));
+		return this.names;
+	}
+
+	/** Steps committed (the latest frame). */
+	committed(): number {
+		return this.firstStep + this.steps.refresh().count;
+	}
+
+	snapshotSteps(): number[] {
+		const dir = path.join(this.dir, 'snapshots');
+		if (!existsSync(dir)) return [];
+		return readdirSync(dir)
+			.filter((f) => /^\d+\.json$/.test(f))
+			.map((f) => Number(f.slice(0, -5)))
+			.sort((a, b) => a - b);
+	}
+
+	snapshot(step: number): Snapshot {
+		return JSON.parse(readFileSync(path.join(this.dir, 'snapshots', `${step}.json`), 'utf8')) as Snapshot;
+	}
+
+	/** The summary of the commit line of `step` (the step that leads to frame step + 1). */
+	stepLine(step: number): StepSummary | undefined {
+		const i = step - this.firstStep;
+		const s = this.steps.summaries[i];
+		return s && s.step === step ? s : undefined;
+	}
+
+	/** Own frames [from, to] (from > firstStep), straight from the commit lines. */
+	framesFromLines(from: number, to: number, secondsPerStep: number): Frame[] {
+		const lines = this.steps.lines(from - 1 - this.firstStep, to - this.firstStep);
+		return lines.map((text) => {
+			const l = JSON.parse(text) as StepLineRaw;
+			return { step: l.step + 1, time: l.time + secondsPerStep * 1000, agents: l.agents, conversations: l.conversations };
+		});
+	}
+
+	/**
+	 * The same frames as JSON texts, cut out of the commit lines without parsing them (a
+	 * scrubber asks for thousands at a time). Falls back to parsing a line it cannot cut.
+	 */
+	frameTextsFromLines(from: number, to: number, secondsPerStep: number): string[] {
+		const first = from - 1 - this.firstStep;
+		const lines = this.steps.lines(first, to - this.firstStep);
+		return lines.map((text, i) => {
+			const sum = this.steps.summaries[first + i];
+			const c = text.indexOf(',"conversations":');
+			const a = text.lastIndexOf(',"agents":[');
+			const end = text.lastIndexOf(',"calls":');
+			if (!sum || c < 0 || a < c || end < a) {
+				const l = JSON.parse(text) as StepLineRaw;
+				return JSON.stringify({ step: l.step + 1, time: l.time + secondsPerStep * 1000, agents: l.agents, conversations: l.conversations });
+			}
+			const agents = text.slice(a + ',"agents":'.length, end);
+			const conversations = text.slice(c + ',"conversations":'.length, a);
+			return `{"step":${sum.step + 1},"time":${sum.time + secondsPerStep * 1000},"agents":${agents},"conversations":${conversations}}`;
+		});
+	}
+
+	/** Markers of the run's own steps, computed once per line. */
+	async ownMarkers(): Promise<Marker[]> {
+		const names = await this.agentNames();
+		this.steps.refresh();
+		if (this.markedGeneration !== this.steps.generation || this.marked > this.steps.count) {
+			this.markedGeneration = this.steps.generation;
+			this.markerList = [];
+			this.marked = 0;
+		}
+		for (; this.marked < this.steps.count; this.marked++) this.markerList.push(...markersOf(this.steps.summaries[this.marked], names));
+		return this.markerList;
+	}
+
+	/** Calls recorded for steps [from, to), in journal order. */
+	callsBetween(from: number, to: number): CallRecord[] {
+		this.calls.refresh();
+		const a = this.calls.lowerBound(from, (c) => c.s);
+		const b = this.calls.lowerBound(to, (c) => c.s);
+		return this.calls.lines(a, b).map((l) => JSON.parse(l) as CallRecord);
+	}
+
+	/** Forget every index (the journal was cut back, e.g. by a resume). */
+	invalidate(): void {
+		this.steps.reset();
+		this.calls.reset();
+		this.markerList = [];
+		this.marked = 0;
+	}
+}

@@ -1,0 +1,17 @@
+import { badRequest } from '$lib/server/ide/errors';
+import { errorResponse } from '$lib/server/ide/http';
+import { runManager } from '$lib/server/ide/manager';
+import { queryInt } from '$lib/server/ide/validate';
+import type { RequestHandler } from './$types';
+
+/** Frames ?from=A&to=B (inclusive; `to` defaults to `from`): Frame[], cut from the journal as text. */
+export const GET: RequestHandler = async ({ params, url }) => {
+	try {
+		const from = queryInt(url, 'from');
+		if (from === undefined) throw badRequest('from is required (frames ?from=A&to=B)');
+		const body = await runManager().framesJson(params.id, from, queryInt(url, 'to') ?? from);
+		return new Response(body, { headers: { 'content-type': 'application/json' } });
+	} catch (err) {
+		return errorResponse(err);
+	}
+};

@@ -1,7 +1,6 @@
 import { listWorlds, worldsDir } from '$lib/server/files';
 import { loadWorld, WorldError } from '$lib/server/world/load';
 import { worldView, type ProblemView, type WorldView } from '$lib/ui/world-view';
-import { modelInfo } from './model-info.server';
 import type { PageServerLoad } from './$types';
 
 const DEFAULT_WORLD = 'smallville';
@@ -30,5 +29,5 @@ export const load: PageServerLoad = async ({ url }) => {
 		}
 	}
 
-	return { model: modelInfo(), worlds, current, world, problems };
+	return { worlds, current, world, problems };
 };

@@ -3,7 +3,7 @@
 
 import type { MapLayerView, MapView, TilesetView } from '$lib/server/world/types';
 import { assetUrl, decodeFlips, decodeGid, tileSource, tilesetFor } from './tiles';
-import type { AgentView } from './world-view';
+import type { MapAgent } from './map-host';
 
 export const COLLISION_LAYER = 'collisions';
 
@@ -140,28 +140,62 @@ export interface AgentDrawOptions {
 	selected: string | null;
 }
 
+/** Marker radius in world pixels: readable at any zoom, never larger than about a tile. */
+export function markerRadius(scale: number, tileWidth: number): number {
+	return Math.max(5, Math.min(tileWidth * scale * 0.45, 16)) / scale;
+}
+
+/**
+ * Where each agent's marker goes (world pixels): the centre of its tile, with agents that share
+ * a tile spread side by side so none hides another.
+ */
+export function agentCenters(
+	agents: readonly MapAgent[],
+	tileWidth: number,
+	tileHeight: number,
+	radius: number
+): Map<string, { cx: number; cy: number }> {
+	const byTile = new Map<string, MapAgent[]>();
+	for (const a of agents) {
+		const key = `${a.x},${a.y}`;
+		const list = byTile.get(key);
+		if (list) list.push(a);
+		else byTile.set(key, [a]);
+	}
+	const out = new Map<string, { cx: number; cy: number }>();
+	for (const list of byTile.values()) {
+		list.forEach((a, i) => {
+			const shift = (i - (list.length - 1) / 2) * radius * 2.1;
+			out.set(a.id, { cx: (a.x + 0.5) * tileWidth + shift, cy: (a.y + 0.5) * tileHeight });
+		});
+	}
+	return out;
+}
+
 /** Draws agents in world coordinates (the context is already transformed). */
-export function drawAgents(ctx: CanvasRenderingContext2D, agents: readonly AgentView[], opts: AgentDrawOptions): void {
+export function drawAgents(ctx: CanvasRenderingContext2D, agents: readonly MapAgent[], opts: AgentDrawOptions): void {
 	const { scale, tileWidth, tileHeight, selected } = opts;
 	// Keep markers and labels readable at any zoom: sizes are in screen pixels.
-	const radius = Math.max(5, Math.min(tileWidth * scale * 0.45, 16)) / scale;
+	const radius = markerRadius(scale, tileWidth);
 	const font = 12 / scale;
 	ctx.textAlign = 'center';
 	ctx.textBaseline = 'top';
-	ctx.font = `600 ${font}px system-ui, sans-serif`;
 	const ordered = [...agents].sort((a, b) => Number(a.id === selected) - Number(b.id === selected));
+	const centers = agentCenters(agents, tileWidth, tileHeight, radius);
 	for (const agent of ordered) {
-		const cx = (agent.x + 0.5) * tileWidth;
-		const cy = (agent.y + 0.5) * tileHeight;
+		const { cx, cy } = centers.get(agent.id)!;
 		const isSelected = agent.id === selected;
+		const r = isSelected ? radius * 1.3 : radius;
 		ctx.beginPath();
-		ctx.arc(cx, cy, isSelected ? radius * 1.3 : radius, 0, Math.PI * 2);
+		ctx.arc(cx, cy, r, 0, Math.PI * 2);
 		ctx.fillStyle = agentColor(agent.id);
 		ctx.fill();
 		ctx.lineWidth = (isSelected ? 3 : 1.5) / scale;
 		ctx.strokeStyle = isSelected ? '#facc15' : '#ffffff';
 		ctx.stroke();
 
+		ctx.font = `600 ${font}px system-ui, sans-serif`;
+		ctx.textBaseline = 'top';
 		const label = isSelected ? agent.name : agent.firstName;
 		const ty = cy + radius * 1.4;
 		const tw = ctx.measureText(label).width;
@@ -169,7 +203,165 @@ export function drawAgents(ctx: CanvasRenderingContext2D, agents: readonly Agent
 		ctx.fillRect(cx - tw / 2 - 3 / scale, ty - 1 / scale, tw + 6 / scale, font + 3 / scale);
 		ctx.fillStyle = '#ffffff';
 		ctx.fillText(label, cx, ty);
+
+		if (agent.emoji) {
+			ctx.font = `${15 / scale}px system-ui, "Noto Color Emoji", sans-serif`;
+			ctx.textBaseline = 'bottom';
+			ctx.fillText(agent.emoji, cx, cy - r - 1 / scale);
+		}
 	}
+	// Bubbles last, so no marker covers what someone says.
+	const speakers = ordered.filter((a) => a.speech);
+	const sides = bubbleSides(speakers, centers, 4 * tileWidth);
+	for (const agent of speakers) {
+		const { cx, cy } = centers.get(agent.id)!;
+		drawSpeech(ctx, cx, cy, agent.speech!, { scale, reach: radius * 1.3, side: sides.get(agent.id) ?? 'above' });
+	}
+}
+
+export type BubbleSide = 'above' | 'left' | 'right';
+
+/**
+ * Where each speaker's bubble goes: above a lone speaker; beside speakers that stand close to
+ * another one (the left one's to the left), so one bubble never hides the other person.
+ */
+export function bubbleSides(
+	speakers: readonly MapAgent[],
+	centers: Map<string, { cx: number; cy: number }>,
+	near: number
+): Map<string, BubbleSide> {
+	const out = new Map<string, BubbleSide>();
+	for (const a of speakers) {
+		const pa = centers.get(a.id);
+		if (!pa) continue;
+		let other: MapAgent | null = null;
+		let best = near;
+		for (const b of speakers) {
+			const pb = centers.get(b.id);
+			if (b === a || !pb) continue;
+			const d = Math.hypot(pa.cx - pb.cx, pa.cy - pb.cy);
+			if (d <= best) {
+				best = d;
+				other = b;
+			}
+		}
+		if (!other) {
+			out.set(a.id, 'above');
+			continue;
+		}
+		const pb = centers.get(other.id)!;
+		const leftOfOther = pa.cx < pb.cx || (pa.cx === pb.cx && a.id < other.id);
+		out.set(a.id, leftOfOther ? 'left' : 'right');
+	}
+	return out;
+}
+
+/** Splits text into lines of at most `max` pixels wide (by the context's font), at most `lines` lines. */
+export function wrapText(measure: (text: string) => number, text: string, max: number, lines = 3): string[] {
+	const words = text.split(/\s+/).filter(Boolean);
+	const out: string[] = [];
+	let line = '';
+	for (const word of words) {
+		const next = line ? `${line} ${word}` : word;
+		if (measure(next) <= max || !line) {
+			line = next;
+			continue;
+		}
+		out.push(line);
+		line = word;
+		if (out.length === lines) break;
+	}
+	if (out.length < lines && line) out.push(line);
+	else if (line && out.length === lines) out[lines - 1] = `${out[lines - 1].replace(/[.,;:!?]?$/, '')}…`;
+	return out;
+}
+
+function drawSpeech(
+	ctx: CanvasRenderingContext2D,
+	cx: number,
+	cy: number,
+	text: string,
+	opts: { scale: number; reach: number; side: BubbleSide }
+): void {
+	const { scale, reach, side } = opts;
+	const font = 12 / scale;
+	const pad = 5 / scale;
+	ctx.font = `${font}px system-ui, sans-serif`;
+	ctx.textAlign = 'left';
+	ctx.textBaseline = 'top';
+	const lines = wrapText((t) => ctx.measureText(t).width, text, 200 / scale);
+	const width = Math.max(...lines.map((l) => ctx.measureText(l).width)) + 2 * pad;
+	const lineHeight = font * 1.25;
+	const height = lines.length * lineHeight + 2 * pad;
+	const radius = 5 / scale;
+	// Box and tip: above a lone speaker (clear of the emoji over the head), beside a pair.
+	let left: number;
+	let top: number;
+	let tip: [number, number][];
+	if (side === 'above') {
+		const tipY = cy - reach - 18 / scale;
+		left = cx - width / 2;
+		top = tipY - 6 / scale - height;
+		tip = [
+			[cx - 5 / scale, top + height],
+			[cx, tipY],
+			[cx + 5 / scale, top + height]
+		];
+	} else {
+		const dir = side === 'left' ? -1 : 1;
+		const tipX = cx + dir * (reach + 2 / scale);
+		const edge = tipX + dir * (6 / scale);
+		left = dir < 0 ? edge - width : edge;
+		// The box ends level with the marker, clear of the name label below it.
+		top = cy + 2 / scale - height;
+		tip = [
+			[edge, cy - 11 / scale],
+			[tipX, cy],
+			[edge, cy - 4 / scale]
+		];
+	}
+	ctx.beginPath();
+	ctx.roundRect(left, top, width, height, radius);
+	ctx.moveTo(...tip[0]);
+	ctx.lineTo(...tip[1]);
+	ctx.lineTo(...tip[2]);
+	ctx.fillStyle = 'rgba(255, 255, 255, 0.96)';
+	ctx.fill();
+	ctx.lineWidth = 1 / scale;
+	ctx.strokeStyle = 'rgba(15, 23, 42, 0.55)';
+	ctx.stroke();
+	ctx.fillStyle = '#0f172a';
+	lines.forEach((l, i) => ctx.fillText(l, left + pad, top + pad + i * lineHeight));
+	ctx.textAlign = 'center';
+}
+
+/** The selected agent's remaining walk: a dashed line from it to the destination. */
+export function drawPath(
+	ctx: CanvasRenderingContext2D,
+	agent: MapAgent,
+	opts: { scale: number; tileWidth: number; tileHeight: number }
+): void {
+	const path = agent.path ?? [];
+	if (path.length === 0) return;
+	const { scale, tileWidth, tileHeight } = opts;
+	const at = (x: number, y: number) => [(x + 0.5) * tileWidth, (y + 0.5) * tileHeight] as const;
+	ctx.save();
+	ctx.beginPath();
+	ctx.moveTo(...at(agent.x, agent.y));
+	for (const [x, y] of path) ctx.lineTo(...at(x, y));
+	ctx.lineWidth = 3 / scale;
+	ctx.lineJoin = 'round';
+	ctx.setLineDash([6 / scale, 4 / scale]);
+	ctx.strokeStyle = agentColor(agent.id);
+	ctx.stroke();
+	ctx.setLineDash([]);
+	const [ex, ey] = path[path.length - 1];
+	const [dx, dy] = at(ex, ey);
+	const s = Math.max(4 / scale, tileWidth * 0.3);
+	ctx.strokeStyle = '#facc15';
+	ctx.lineWidth = 2.5 / scale;
+	ctx.strokeRect(dx - s, dy - s, 2 * s, 2 * s);
+	ctx.restore();
 }
 
 export interface ZoneDrawOptions {

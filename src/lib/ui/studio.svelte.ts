@@ -1,10 +1,11 @@
 // UI state of the studio's first screen, shared by the map and the side panel.
 
 import { createContext } from 'svelte';
+import type { MapAgent, MapHost } from './map-host';
 import { MapViewport } from './viewport.svelte';
 import type { WorldView } from './world-view';
 
-export class StudioState {
+export class StudioState implements MapHost {
 	readonly world: WorldView;
 	readonly viewport = new MapViewport();
 	selectedAgent = $state<string | null>(null);
@@ -15,6 +16,16 @@ export class StudioState {
 
 	constructor(world: WorldView) {
 		this.world = world;
+	}
+
+	/** Before a run, everyone stands at their spawn point. */
+	get agents(): readonly MapAgent[] {
+		return this.world.agents;
+	}
+
+	select(id: string | null): void {
+		this.selectedAgent = id;
+		this.selectedZone = null;
 	}
 
 	get tileWidth(): number {

@@ -32,6 +32,8 @@ describe('runs are replayable', () => {
 
 		const listed = listRuns(home).find((r) => r.id === fork.run);
 		expect(listed?.parent).toEqual({ run: a.run, step: 75 });
+		expect(listed?.world).toBe('the-ville-3');
+		expect(fork.run.startsWith('the-ville-3-')).toBe(true);
 		expect(listed?.status).toBe('done');
 	}, 120_000);
 

@@ -100,7 +100,8 @@ export function openRun(id: string, home = dataHome()): RunReader {
 
 /** The world as the run saw it (its own copy). */
 export async function runWorld(reader: RunReader): Promise<WorldDef> {
-	return (await loadWorld(path.join(reader.dir, 'world'))).def;
+	// the copy's folder is called `world`; the world keeps its own id
+	return { ...(await loadWorld(path.join(reader.dir, 'world'))).def, id: reader.meta.world };
 }
 
 /**

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { MemoryView } from '$lib/api-types';
+import { ANY_MEMORY, filterMemories, reflectionTree } from './memories';
+
+function mem(index: number, kind: string, description: string, extra: Partial<MemoryView> = {}): MemoryView {
+	return { id: `m${index}`, index, kind, description, created: index * 1000, step: index, importance: index % 10, lastAccess: index * 1000, ...extra };
+}
+
+describe('memory browser', () => {
+	const stream = [
+		mem(0, 'observation', 'Klaus is reading at the library'),
+		mem(1, 'observation', 'the cafe is busy', { importance: 9 }),
+		mem(2, 'reflection', 'Klaus loves research', { evidence: ['m0'] }),
+		mem(3, 'reflection', 'Klaus is dedicated', { evidence: ['m2', 'm1', 'gone'] }),
+		mem(4, 'conversation', 'talked with Maria about the party')
+	];
+
+	it('filters by kind, words and creation time, newest first', () => {
+		expect(filterMemories(stream, { ...ANY_MEMORY, kind: 'observation' }).map((m) => m.id)).toEqual(['m1', 'm0']);
+		expect(filterMemories(stream, { ...ANY_MEMORY, text: 'klaus LIBRARY' }).map((m) => m.id)).toEqual(['m0']);
+		expect(filterMemories(stream, { ...ANY_MEMORY, from: 1000, to: 3000 }).map((m) => m.id)).toEqual(['m3', 'm2', 'm1']);
+	});
+
+	it('orders by importance or last access', () => {
+		expect(filterMemories(stream, { ...ANY_MEMORY, sort: 'importance' })[0].id).toBe('m1');
+		expect(filterMemories(stream, { ...ANY_MEMORY, sort: 'access' })[0].id).toBe('m4');
+	});
+
+	it('builds reflections into a tree of what they cite', () => {
+		const tree = reflectionTree(stream);
+		expect(tree.map((n) => n.id)).toEqual(['m3']);
+		const [root] = tree;
+		expect(root.cites.map((c) => c.id)).toEqual(['m2', 'm1', 'gone']);
+		expect(root.cites[0].cites.map((c) => c.id)).toEqual(['m0']);
+		expect(root.cites[2].memory).toBeNull();
+	});
+
+	it('does not loop on evidence that cites itself', () => {
+		const loop = [mem(0, 'reflection', 'a', { evidence: ['m1'] }), mem(1, 'reflection', 'b', { evidence: ['m0'] })];
+		// both are cited, so neither is a root
+		expect(reflectionTree(loop)).toEqual([]);
+		const self = [mem(0, 'reflection', 'x', { evidence: ['m0'] })];
+		expect(reflectionTree(self)).toEqual([]);
+	});
+});

@@ -1,0 +1,523 @@
+// UI state of the run debugger: the run, the step under the cursor (the timeline), live updates
+// from the server, the selection and the open panel. The map draws from `agents`, which comes
+// from the frame of the current step kept in a FrameStore.
+
+import { createContext } from 'svelte';
+import type { AgentDetail, Frame, Marker, RunEvent, RunInfo, RunStatus, Timeline } from '$lib/api-types';
+import { createApi, type Api } from '../api';
+import { FrameStore, speechAt } from '../frames';
+import { firstNameOf, type MapAgent, type MapHost } from '../map-host';
+import { MapViewport } from '../viewport.svelte';
+import type { WorldView } from '../world-view';
+import { placeQuery, type Place, type Tab } from './place';
+import { stepAtTime } from './format';
+import { mergeMarkers } from './markers';
+import type { RetrievalWeights } from '$lib/api-types';
+
+/** Quiet time after the cursor stops before the inspector loads the exact state. */
+export const SETTLE_MS = 300;
+
+export type Connection = 'connecting' | 'open' | 'retrying';
+
+export class RunState implements MapHost {
+	readonly api: Api;
+	readonly world: WorldView;
+	readonly viewport = new MapViewport();
+	readonly frames: FrameStore;
+
+	info = $state.raw<RunInfo>() as RunInfo;
+	status = $state<RunStatus | string>('paused');
+	/** the run is being stepped by the server process */
+	live = $state(false);
+	target = $state(0);
+	/** the first step this run computed itself (a fork's steps before it are its parent's) */
+	firstStep = $state(0);
+	/** the timeline starts at the world's first state, a fork's included */
+	readonly minStep = 0;
+	/** the newest step there is */
+	head = $state(0);
+	markers = $state.raw<Marker[]>([]);
+
+	/** the step the screen shows */
+	step = $state(0);
+	/** the cursor moves with new steps as they arrive */
+	following = $state(true);
+	/** replaying recorded steps in the browser (the cursor was behind the newest step) */
+	replaying = $state(false);
+	/** 0: as fast as the run can go */
+	stepsPerSecond = $state(0);
+	/** true while the timeline thumb is held */
+	scrubbing = $state(false);
+	/** the step the inspector shows: `step` once it has stayed put for SETTLE_MS */
+	settledStep = $state(0);
+
+	selectedAgent = $state<string | null>(null);
+	selectedZone = $state<string | null>(null);
+	showCollisions = $state(false);
+	showZones = $state(false);
+	showPath = $state(false);
+	tab = $state<Tab>('agent');
+	trace = $state<string | null>(null);
+	weights = $state.raw<RetrievalWeights | null>(null);
+
+	connection = $state<Connection>('connecting');
+	/** the last problem to show (a failed request, a server error event) */
+	notice = $state<string | null>(null);
+	busy = $state(false);
+
+	detail = $state.raw<AgentDetail | null>(null);
+	detailLoading = $state(false);
+	detailError = $state<string | null>(null);
+
+	private frameVersion = $state(0);
+	private settleTimer: ReturnType<typeof setTimeout> | null = null;
+	private replayTimer: ReturnType<typeof setTimeout> | null = null;
+	// A plain cache: nothing renders from it directly.
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity
+	private detailCache = new Map<string, AgentDetail>();
+	private detailAbort: AbortController | null = null;
+
+	constructor(world: WorldView, info: RunInfo, place: Place, api: Api = createApi()) {
+		this.api = api;
+		this.world = world;
+		this.frames = new FrameStore((from, to) => api.frames(info.id, from, Math.min(to, Math.max(this.head, from))), {
+			chunk: 250,
+			maxChunks: 80
+		});
+		this.frames.subscribe(() => this.frameVersion++);
+		this.head = info.steps;
+		this.frames.head = info.steps;
+		this.applyInfo(info);
+		this.firstStep = info.firstStep;
+		this.step = this.clamp(place.step ?? info.steps);
+		this.following = place.step === null || place.step >= info.steps;
+		this.settledStep = this.step;
+		this.selectedAgent = place.agent && info.agents.some((a) => a.id === place.agent) ? place.agent : null;
+		this.tab = place.tab;
+		this.trace = place.trace;
+		this.weights = place.weights;
+	}
+
+	get id(): string {
+		return this.info.id;
+	}
+
+	private applyInfo(info: RunInfo): void {
+		this.info = info;
+		this.status = info.status;
+		this.live = info.live;
+		this.target = info.target;
+		this.advanceHead(info.steps);
+	}
+
+	/** A newer step exists: the cursor goes along when it follows the run. */
+	private advanceHead(steps: number): void {
+		if (steps > this.head) this.head = steps;
+		this.frames.head = Math.max(this.frames.head, this.head);
+		if (this.following && !this.replaying && this.step < this.head) {
+			this.step = this.head;
+			void this.loadAround(this.step);
+			this.scheduleSettle();
+		}
+	}
+
+	clamp(step: number): number {
+		return Math.max(this.minStep, Math.min(this.head, Math.round(step)));
+	}
+
+	// ---------------------------------------------------------------- what the map draws
+
+	/** The frame of the current step, or the nearest loaded one while it loads. */
+	readonly frame = $derived.by((): Frame | undefined => {
+		void this.frameVersion;
+		return this.frames.get(this.step) ?? this.frames.nearest(this.step);
+	});
+
+	/** Steps whose frames are in memory, as [from, to] ranges. */
+	readonly buffered = $derived.by((): [number, number][] => {
+		void this.frameVersion;
+		return this.frames.loadedRanges();
+	});
+
+	get drawnStep(): number | null {
+		return this.frame?.step ?? null;
+	}
+
+	/** true when the map shows another step than the cursor's (its frame is on its way) */
+	get frameLoading(): boolean {
+		return this.frame?.step !== this.step;
+	}
+
+	get time(): number {
+		return this.info.start + this.step * this.info.secondsPerStep * 1000;
+	}
+
+	timeAt(step: number): number {
+		return this.info.start + step * this.info.secondsPerStep * 1000;
+	}
+
+	readonly agents = $derived.by((): MapAgent[] => {
+		const frame = this.frame;
+		if (!frame) return [];
+		return frame.agents.map((a) => {
+			let speech: string | undefined;
+			if (a.chatWith) {
+				const conv =
+					frame.conversations.find((c) => c.agents.includes(a.id)) ?? this.frames.conversationOf(a.id, frame.step);
+				if (conv) speech = speechAt(conv, a.id, frame.step);
+			}
+			return {
+				id: a.id,
+				name: a.name,
+				firstName: firstNameOf(a.name),
+				x: a.x,
+				y: a.y,
+				emoji: a.emoji,
+				speech,
+				path: a.path
+			};
+		});
+	});
+
+	/** The selected agent as the current frame has it. */
+	get selectedView() {
+		return this.frame?.agents.find((a) => a.id === this.selectedAgent);
+	}
+
+	nameOf(id: string): string {
+		return this.info.agents.find((a) => a.id === id)?.name ?? id;
+	}
+
+	get playing(): boolean {
+		return this.replaying || this.status === 'running';
+	}
+
+	get place(): Place {
+		return {
+			step: this.step,
+			agent: this.selectedAgent,
+			tab: this.tab,
+			trace: this.trace,
+			weights: this.weights
+		};
+	}
+
+	get query(): string {
+		return placeQuery(this.place);
+	}
+
+	// ---------------------------------------------------------------- selection
+
+	select(id: string | null): void {
+		if (id !== this.selectedAgent) {
+			this.trace = null;
+			this.weights = null;
+		}
+		this.selectedAgent = id;
+		this.selectedZone = null;
+	}
+
+	focusAgent(id: string): void {
+		this.select(id);
+		const a = this.frame?.agents.find((x) => x.id === id);
+		if (!a) return;
+		const scale = Math.max(this.viewport.scale, 1.5);
+		this.viewport.centerOn({ wx: (a.x + 0.5) * this.world.map.tileWidth, wy: (a.y + 0.5) * this.world.map.tileHeight }, scale);
+	}
+
+	fitMap(): void {
+		const { width, height, tileWidth, tileHeight } = this.world.map;
+		this.viewport.fit(width * tileWidth, height * tileHeight);
+	}
+
+	openTab(tab: Tab): void {
+		this.tab = tab;
+	}
+
+	openTrace(trace: string | null): void {
+		this.trace = trace;
+		this.weights = null;
+		if (trace) this.tab = 'retrievals';
+	}
+
+	// ---------------------------------------------------------------- moving in time
+
+	/** Shows `step` (clamped to the run); frames are loaded when missing. */
+	seek(step: number, opts: { keepReplay?: boolean } = {}): void {
+		const s = this.clamp(step);
+		if (!opts.keepReplay) this.stopReplay();
+		this.step = s;
+		this.following = s >= this.head;
+		void this.loadAround(s);
+		this.scheduleSettle();
+	}
+
+	private async loadAround(step: number): Promise<void> {
+		try {
+			await this.frames.ensure(step);
+		} catch (err) {
+			this.fail(err);
+		}
+	}
+
+	/** Loads frames around the cursor, then the rest of the run, in the background. */
+	async prefetch(): Promise<void> {
+		try {
+			await this.frames.ensure(this.step);
+			await this.frames.prefetch(this.step, this.minStep, this.head);
+		} catch (err) {
+			this.fail(err);
+		}
+	}
+
+	private scheduleSettle(): void {
+		if (this.settleTimer) clearTimeout(this.settleTimer);
+		this.settleTimer = setTimeout(() => {
+			this.settleTimer = null;
+			if (this.scrubbing) return this.scheduleSettle();
+			this.settledStep = this.step;
+		}, SETTLE_MS);
+	}
+
+	setScrubbing(on: boolean): void {
+		this.scrubbing = on;
+		if (!on) this.scheduleSettle();
+	}
+
+	stepBack(): void {
+		this.seek(this.step - 1);
+	}
+
+	/** One step forward: the next recorded step, or a new one computed by the server. */
+	async stepForward(): Promise<void> {
+		if (this.step < this.head) return this.seek(this.step + 1);
+		this.following = true;
+		await this.control({ action: 'step' });
+	}
+
+	/** Plays from the cursor: recorded steps first (at the chosen speed), then live ones. */
+	async play(): Promise<void> {
+		this.notice = null;
+		if (this.step < this.head) {
+			this.startReplay();
+			return;
+		}
+		this.following = true;
+		await this.control({ action: 'play' });
+	}
+
+	async pause(): Promise<void> {
+		this.stopReplay();
+		if (this.status === 'running' || this.live) await this.control({ action: 'pause' });
+	}
+
+	async runSteps(steps: number): Promise<void> {
+		if (!Number.isInteger(steps) || steps < 1) {
+			this.notice = 'Steps to run must be a whole number of at least 1.';
+			return;
+		}
+		this.stopReplay();
+		this.seek(this.head);
+		this.following = true;
+		await this.control({ action: 'run', steps });
+	}
+
+	/** Goes to a game time: seeks when it is recorded, otherwise runs the run up to it. */
+	async goToTime(time: number): Promise<void> {
+		const step = stepAtTime(time, this.info.start, this.info.secondsPerStep);
+		if (step < this.minStep) {
+			this.notice = 'That time is before the run began.';
+			return;
+		}
+		if (step <= this.head) return this.seek(step);
+		await this.runSteps(step - this.head);
+	}
+
+	async setSpeed(stepsPerSecond: number): Promise<void> {
+		this.stepsPerSecond = stepsPerSecond;
+		if (this.replaying) this.startReplay();
+		await this.control({ action: 'speed', stepsPerSecond });
+	}
+
+	private startReplay(): void {
+		this.stopReplay();
+		this.replaying = true;
+		this.following = false;
+		const tick = async () => {
+			if (!this.replaying) return;
+			if (this.step >= this.head) {
+				this.stopReplay();
+				// Caught up with the recording: carry on live unless the run is finished.
+				if (this.status !== 'done' || this.head < this.target) {
+					this.following = true;
+					await this.control({ action: 'play' });
+				}
+				return;
+			}
+			const next = this.step + 1;
+			// Wait for the frame rather than skipping over it.
+			if (!this.frames.has(next)) await this.loadAround(next);
+			if (!this.replaying) return;
+			this.seek(next, { keepReplay: true });
+			// Replaying "as fast as possible" still shows every step, at about 60 a second.
+			const perSecond = this.stepsPerSecond > 0 ? this.stepsPerSecond : 60;
+			this.replayTimer = setTimeout(tick, 1000 / perSecond);
+		};
+		void tick();
+	}
+
+	private stopReplay(): void {
+		this.replaying = false;
+		if (this.replayTimer) clearTimeout(this.replayTimer);
+		this.replayTimer = null;
+	}
+
+	async control(body: Parameters<Api['control']>[1]): Promise<void> {
+		this.busy = true;
+		try {
+			this.applyInfo(await this.api.control(this.id, body));
+		} catch (err) {
+			this.fail(err);
+		} finally {
+			this.busy = false;
+		}
+	}
+
+	fail(err: unknown): void {
+		if (err instanceof DOMException && err.name === 'AbortError') return;
+		this.notice = err instanceof Error ? err.message : String(err);
+	}
+
+	// ---------------------------------------------------------------- live updates
+
+	private onEvent(ev: RunEvent): void {
+		switch (ev.type) {
+			case 'step': {
+				this.frames.put(ev.frame);
+				if (ev.markers.length) this.markers = mergeMarkers(this.markers, ev.markers);
+				this.advanceHead(ev.step);
+				break;
+			}
+			case 'status': {
+				this.status = ev.status;
+				this.live = ev.live;
+				if (Number.isFinite(ev.speed)) this.stepsPerSecond = ev.speed;
+				this.target = ev.target;
+				this.advanceHead(ev.steps);
+				break;
+			}
+			case 'error':
+				this.notice = ev.message;
+				break;
+		}
+	}
+
+	/** Refreshes what may have been missed while disconnected: the run, its head and markers. */
+	async refresh(): Promise<void> {
+		try {
+			const [info, timeline] = await Promise.all([this.api.run(this.id), this.api.timeline(this.id)]);
+			this.applyInfo(info);
+			this.applyTimeline(timeline);
+		} catch (err) {
+			this.fail(err);
+		}
+	}
+
+	applyTimeline(t: Timeline): void {
+		this.firstStep = t.firstStep;
+		// Live steps may have brought markers newer than this answer.
+		this.markers = mergeMarkers(t.markers, this.markers);
+		this.advanceHead(t.steps);
+	}
+
+	/**
+	 * Listens to the run's server-sent events until the returned function is called, reconnecting
+	 * with a growing delay when the connection closes.
+	 */
+	connect(): () => void {
+		let source: EventSource | null = null;
+		let retry: ReturnType<typeof setTimeout> | null = null;
+		let delay = 1000;
+		let stopped = false;
+		const handle = (e: MessageEvent) => {
+			try {
+				this.onEvent(JSON.parse(e.data) as RunEvent);
+			} catch (err) {
+				this.fail(err);
+			}
+		};
+		const open = () => {
+			if (stopped) return;
+			this.connection = 'connecting';
+			source = new EventSource(this.api.eventsUrl(this.id));
+			source.onmessage = handle;
+			for (const name of ['step', 'status', 'error']) source.addEventListener(name, handle as EventListener);
+			source.onopen = () => {
+				this.connection = 'open';
+				delay = 1000;
+				void this.refresh();
+			};
+			source.onerror = () => {
+				if (!source || source.readyState !== EventSource.CLOSED) {
+					this.connection = 'retrying';
+					return;
+				}
+				source = null;
+				this.connection = 'retrying';
+				retry = setTimeout(open, delay);
+				delay = Math.min(delay * 2, 15_000);
+			};
+		};
+		open();
+		return () => {
+			stopped = true;
+			source?.close();
+			if (retry) clearTimeout(retry);
+		};
+	}
+
+	// ---------------------------------------------------------------- the inspector
+
+	/** Loads the selected agent at the settled step (cached); stale answers are dropped. */
+	async loadDetail(): Promise<void> {
+		const agent = this.selectedAgent;
+		const step = this.settledStep;
+		this.detailAbort?.abort();
+		if (!agent) {
+			this.detail = null;
+			this.detailError = null;
+			return;
+		}
+		const key = `${agent}@${step}`;
+		const cached = this.detailCache.get(key);
+		if (cached) {
+			this.detail = cached;
+			this.detailError = null;
+			return;
+		}
+		const abort = new AbortController();
+		this.detailAbort = abort;
+		this.detailLoading = true;
+		try {
+			const d = await this.api.agent(this.id, agent, step, abort.signal);
+			this.detailCache.set(key, d);
+			if (this.detailCache.size > 24) this.detailCache.delete(this.detailCache.keys().next().value as string);
+			if (abort.signal.aborted) return;
+			this.detail = d;
+			this.detailError = null;
+		} catch (err) {
+			if (abort.signal.aborted) return;
+			this.detailError = err instanceof Error ? err.message : String(err);
+		} finally {
+			if (this.detailAbort === abort) this.detailLoading = false;
+		}
+	}
+
+	dispose(): void {
+		this.stopReplay();
+		if (this.settleTimer) clearTimeout(this.settleTimer);
+		this.detailAbort?.abort();
+	}
+}
+
+export const [getRunState, setRunState] = createContext<RunState>();

@@ -1,0 +1,4 @@
+import { listWorlds, worldsDir } from '$lib/server/files';
+import type { PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async () => ({ worlds: await listWorlds(worldsDir()) });

@@ -8,7 +8,7 @@ import { validateOutput } from '../../../prompts/schema';
 import { renderTemplate } from '../../../prompts/template';
 import { loadPromptSet } from '../load';
 import { SAMPLE_VARS } from '../testing/sample-vars';
-import { OFFLINE_LABEL, OfflineProvider, offlineAnswer } from './offline';
+import { OFFLINE_LABEL, OfflineProvider, importanceOf, offlineAnswer } from './offline';
 
 let set: PromptSet;
 beforeAll(async () => {
@@ -154,13 +154,22 @@ describe('offline rules', () => {
 	});
 
 	it('adds an event dated today, found in the persona or yesterday, to the plan and the schedule', async () => {
+		// The planner of the supper hosts it; a guest who was invited attends it.
 		const plan = (await ask('daily_plan', SAMPLE_VARS.daily_plan)) as { agenda: string[] };
-		expect(plan.agenda.join('\n')).toMatch(/attend the harvest supper at the Lantern Bakery from 6:00 pm to 8:00 pm/);
+		expect(plan.agenda.join('\n')).toMatch(/host the harvest supper at the Lantern Bakery from 6:00 pm to 8:00 pm/);
+		expect(plan.agenda.join('\n')).not.toMatch(/have dinner/);
 		const other = (await ask('daily_plan', { ...SAMPLE_VARS.daily_plan, date: 'Saturday March 4, 2023' })) as { agenda: string[] };
-		expect(other.agenda.join('\n')).not.toMatch(/attend/);
+		expect(other.agenda.join('\n')).not.toMatch(/attend|host/);
 
 		const { blocks } = (await ask('hourly_schedule', SAMPLE_VARS.hourly_schedule)) as { blocks: { start: string; activity: string }[] };
-		expect(blocks.find((b) => b.start === '18:00')?.activity).toBe('attend the harvest supper at the Lantern Bakery');
+		expect(blocks.find((b) => b.start === '18:00')?.activity).toBe('hosting the harvest supper at the Lantern Bakery');
+		const guest = (await ask('hourly_schedule', {
+			...SAMPLE_VARS.hourly_schedule,
+			name: 'Priya Sen',
+			agenda: [],
+			memories: ['Priya Sen plans to go to the harvest supper at the Lantern Bakery on March 3 from 6 to 8 pm.']
+		})) as { blocks: { start: string; activity: string }[] };
+		expect(guest.blocks.find((b) => b.start === '18:00')?.activity).toBe('attending the harvest supper at the Lantern Bakery');
 	});
 
 	it('schedules contiguous blocks from waking to sleep, keeping the agenda times', async () => {
@@ -169,13 +178,13 @@ describe('offline rules', () => {
 		expect(blocks[0].start).toBe('05:00');
 		for (let i = 1; i < blocks.length; i++) expect(toMin(blocks[i].start)).toBe(toMin(blocks[i - 1].start) + blocks[i - 1].minutes);
 		const last = blocks[blocks.length - 1];
-		expect(last.activity).toBe('sleep');
+		expect(last.activity).toBe('sleeping');
 		expect(last.start).toBe('21:00');
 		expect(toMin(last.start) + last.minutes).toBe(24 * 60);
-		expect(blocks.filter((b) => b.activity !== 'sleep').every((b) => b.minutes <= 60)).toBe(true);
-		expect(blocks.find((b) => b.start === '06:00')?.activity).toBe('open the Lantern Bakery and work at the counter');
-		expect(blocks.find((b) => b.start === '12:00')?.activity).toBe('take a lunch break');
-		expect(blocks.find((b) => b.start === '13:00')?.activity).toBe('open the Lantern Bakery and work at the counter');
+		expect(blocks.filter((b) => b.activity !== 'sleeping').every((b) => b.minutes <= 60)).toBe(true);
+		expect(blocks.find((b) => b.start === '06:00')?.activity).toBe('opening the Lantern Bakery and working at the counter');
+		expect(blocks.find((b) => b.start === '12:00')?.activity).toBe('taking a lunch break');
+		expect(blocks.find((b) => b.start === '13:00')?.activity).toBe('opening the Lantern Bakery and working at the counter');
 	});
 
 	it('decomposes a block into 5-15 minute steps that add up', async () => {
@@ -205,9 +214,20 @@ describe('offline rules', () => {
 		expect((await ask('object_state', SAMPLE_VARS.object_state)).state).toBe('brewing coffee');
 	});
 
-	it('talks to someone awake and free after enough time, not otherwise', async () => {
+	it('talks to someone awake and free now and then, more with news to share, not otherwise', async () => {
 		const v = SAMPLE_VARS.react;
-		expect(await ask('react', v)).toEqual({ react: true, talk: true, reaction: 'start a conversation with Priya Sen' });
+		// Over a day of encounters some lead to a conversation and most do not.
+		const times = Array.from({ length: 40 }, (_, i) => `${8 + Math.floor(i / 4)}:${String((i % 4) * 15).padStart(2, '0')} am, Friday March 3, 2023`);
+		const talks = async (vars: TemplateVars) => (await Promise.all(times.map((time) => ask('react', { ...vars, time })))).filter((a) => a.talk).length;
+		const quiet = await talks(v);
+		const withNews = await talks({ ...v, summary: `${v.summary} Lately: Owen Brook is running for mayor in the spring election.` });
+		expect(quiet).toBeGreaterThan(0);
+		expect(quiet).toBeLessThan(times.length / 2);
+		expect(withNews).toBeGreaterThan(quiet);
+		const talking = times.map((time) => offlineAnswer('react', { ...v, time })).find((a) => a.talk === true);
+		expect(talking).toEqual({ react: true, talk: true, reaction: 'start a conversation with Priya Sen' });
+		// Strangers talk less than acquaintances.
+		expect(await talks({ ...v, context: 'Nora Vance does not know Priya Sen yet.' })).toBeLessThan(withNews);
 		expect((await ask('react', { ...v, other_status: 'sleeping' })).talk).toBe(false);
 		expect((await ask('react', { ...v, other_status: 'in a conversation with Owen Brook' })).talk).toBe(false);
 		expect((await ask('react', { ...v, hours_since_chat: 0 })).talk).toBe(false);
@@ -245,14 +265,22 @@ describe('offline rules', () => {
 		expect(first[0]).toMatch(/lantern festival at Elm Square/);
 		const memo = (await ask('conversation_memo', { name: 'Omar Hale', other: 'Lena Ford', transcript: first })) as { summary: string; plan_note: string };
 		expect(memo.summary).toMatch(/Lena Ford is planning a lantern festival at Elm Square on June 9, 7 to 9 pm/);
-		expect(memo.plan_note).toMatch(/Omar Hale plans to go: .*lantern festival/);
+		expect(memo.plan_note).toBe('Omar Hale plans to go to the lantern festival at Elm Square on June 9 from 7 to 9 pm.');
 
-		const second = await converse('Omar Hale', [memo.summary], 'Ivy Chen', []);
-		expect(second.join('\n')).toMatch(/Lena Ford is planning a lantern festival/);
-		const memo2 = (await ask('conversation_memo', { name: 'Ivy Chen', other: 'Omar Hale', transcript: second })) as { summary: string };
+		// Omar passes it on now and then: to some of the people he talks with, not to all.
+		const listeners = ['Ivy Chen', 'Jun Park', 'Kai Moss', 'Lea Roth', 'Max Hill', 'Nia Cole', 'Oli Reed', 'Pia Lund'];
+		const seconds = await Promise.all(listeners.map(async (l) => ({ l, lines: await converse('Omar Hale', [memo.summary], l, []) })));
+		const told = seconds.filter((c) => /Lena Ford is planning a lantern festival/.test(c.lines.join('\n')));
+		expect(told.length).toBeGreaterThan(0);
+		expect(told.length).toBeLessThan(listeners.length);
+		for (const c of seconds) expect(c.lines.length).toBeLessThanOrEqual(8);
+		const { l: third, lines: second } = told[0];
+		const memo2 = (await ask('conversation_memo', { name: third, other: 'Omar Hale', transcript: second })) as { summary: string };
 		expect(memo2.summary).toMatch(/lantern festival at Elm Square/);
-		// And Ivy can now answer an interview question about it, without inventing anything.
-		const answer = (await ask('interview', { ...SAMPLE_VARS.interview, name: 'Ivy Chen', question: 'Do you know about a lantern festival?', memories: [memo2.summary] })).answer;
+		// No retelling of the retelling: the fact is stored once, as said by its source.
+		expect(memo2.summary.match(/talked with/g)).toHaveLength(1);
+		// And the listener can now answer an interview question about it, without inventing anything.
+		const answer = (await ask('interview', { ...SAMPLE_VARS.interview, name: third, question: 'Do you know about a lantern festival?', memories: [memo2.summary] })).answer;
 		expect(answer).toMatch(/lantern festival/);
 	});
 
@@ -283,7 +311,8 @@ describe('offline rules', () => {
 
 	it('re-plans from now without overlaps', async () => {
 		const { blocks } = (await ask('replan', SAMPLE_VARS.replan)) as { blocks: { start: string; minutes: number; activity: string }[] };
-		expect(blocks[0]).toEqual({ start: '14:00', minutes: 20, activity: 'talk with Priya Sen about the supper' });
+		expect(blocks[0]).toEqual({ start: '14:00', minutes: 20, activity: 'talking with Priya Sen about the supper' });
+		expect(blocks.map((b) => b.activity)).toContain('relaxing at home');
 		expect(blocks[1].start).toBe('14:30');
 		const toMin = (s: string) => Number(s.slice(0, 2)) * 60 + Number(s.slice(3));
 		for (let i = 1; i < blocks.length; i++) expect(toMin(blocks[i].start)).toBeGreaterThanOrEqual(toMin(blocks[i - 1].start) + blocks[i - 1].minutes);
@@ -293,5 +322,226 @@ describe('offline rules', () => {
 		const [a, b] = await provider.embed(['hello there', 'hello there']);
 		expect(a).toEqual(b);
 		expect(a.length).toBe(256);
+	});
+});
+
+/** Invented personas with the kinds of routine sentences towns are written with. */
+const TOWN: { name: string; lifestyle: string; requirement: string; summary: string }[] = [
+	{
+		name: 'Lena Ford',
+		lifestyle: 'goes to bed around 10pm, wakes up around 5am',
+		requirement: 'Lena opens the Corner Cafe at 7am and works the counter until 6pm',
+		summary: 'Lena Ford runs the Corner Cafe. Lena Ford is planning a lantern festival at Elm Square on June 9 from 7pm to 9pm.'
+	},
+	{
+		name: 'Omar Hale',
+		lifestyle: 'goes to bed around 11pm, wakes up around 7am, eats dinner around 5pm',
+		requirement: 'Omar goes to classes or reads in the Millbrook College library in the morning and works on his essay in the afternoon',
+		summary: 'Omar Hale is a history student at Millbrook College. Omar Hale is writing an essay on old bridges.'
+	},
+	{
+		name: 'Ivy Chen',
+		lifestyle: 'goes to bed around 10pm, wakes up around 6am',
+		requirement: 'Ivy writes and illustrates at home from 8am to 3pm and sketches outdoors afterwards',
+		summary: 'Ivy Chen writes picture books.'
+	},
+	{
+		name: 'Jun Park',
+		lifestyle: 'goes to bed around 11pm, wakes up around 7am',
+		requirement: 'Jun has a coffee at the Corner Cafe at 8am, then works on his research at home until evening',
+		summary: 'Jun Park is a chemist. Jun Park is writing a paper about river water.'
+	},
+	{
+		name: 'Kai Moss',
+		lifestyle: 'goes to bed around 1am, wakes up around 10am',
+		requirement: 'Kai opens the Blue Anchor Pub at 3pm and tends the bar until midnight',
+		summary: 'Kai Moss owns the Blue Anchor Pub.'
+	},
+	{
+		name: 'Pia Lund',
+		lifestyle: 'goes to bed around 11pm, wakes up around 7am',
+		requirement: 'Pia works at her home office from 9am to 5pm with a break for lunch',
+		summary: 'Pia Lund is an accountant who works from home.'
+	}
+];
+
+function dayOf(p: (typeof TOWN)[number]) {
+	const date = 'Friday June 9, 2023';
+	const plan = offlineAnswer('daily_plan', { name: p.name, summary: p.summary, date, yesterday: '', requirement: `${p.lifestyle}. ${p.requirement}` }) as { wake_hour: number; agenda: string[] };
+	const { blocks } = offlineAnswer('hourly_schedule', { name: p.name, summary: p.summary, date, wake_hour: plan.wake_hour, agenda: plan.agenda, memories: [] }) as {
+		blocks: { start: string; minutes: number; activity: string }[];
+	};
+	return { plan, blocks, at: (hhmm: string) => blocks.find((b) => b.start === hhmm)?.activity };
+}
+
+describe('offline day-long behaviour', () => {
+	it('rates importance like the paper: routine low, work middling, news and life events high', () => {
+		const rate = (s: string) => importanceOf(s);
+		const mundane = [
+			'Ana Quill is eating lunch',
+			'Ana Quill is sleeping',
+			'Ana Quill is brushing her teeth',
+			'Bo Li is walking along the path in the park',
+			'Bo Li is chatting with Cy Dunn',
+			'Bo Li is chatting with Ana Quill',
+			'Bo Li is settling onto the couch at home',
+			'the coffee machine is in use',
+			'the dining table is occupied',
+			'television is off',
+			'Ana Quill talked with Bo Li. They made small talk.'
+		];
+		for (const s of mundane) expect(rate(s), s).toBeLessThanOrEqual(3);
+		const work = ['Bo Li is serving customers at the Corner Cafe', 'Ana Quill is attending a lecture in class', 'Bo Li is writing code', 'Ana Quill is writing an essay on old bridges'];
+		for (const s of work) {
+			expect(rate(s), s).toBeGreaterThanOrEqual(3);
+			expect(rate(s), s).toBeLessThanOrEqual(4);
+		}
+		const social = ['Bo Li is married to Cy Li', 'Bo Li is planning a spring sale at the store', 'Ana Quill talked with Bo Li. Bo Li is worried about the exam.'];
+		for (const s of social) {
+			expect(rate(s), s).toBeGreaterThanOrEqual(5);
+			expect(rate(s), s).toBeLessThanOrEqual(7);
+		}
+		const big = ['Bo Li invited Ana Quill to a birthday party on May 2', 'Cy Dunn is running for mayor in the upcoming election', 'Ana Quill has a crush on Bo Li', 'Ana Quill and Bo Li broke up'];
+		for (const s of big) expect(rate(s), s).toBeGreaterThanOrEqual(8);
+		// Schedule items rate as what they plan, not as "plans".
+		expect(rate("Ana's plan: eating breakfast at 7:30 am on Friday June 9, 2023")).toBeLessThanOrEqual(2);
+		expect(rate("Ana's plan: attending the birthday party from 5:00 pm to 7:00 pm on Friday June 9, 2023")).toBeGreaterThanOrEqual(8);
+	});
+
+	it('plans days from routine sentences as short -ing activities at the right hours', () => {
+		for (const p of TOWN) {
+			const { plan, blocks } = dayOf(p);
+			expect(plan.agenda.length, p.name).toBeGreaterThanOrEqual(5);
+			for (const b of blocks) {
+				expect(b.activity, `${p.name} ${b.start}`).toMatch(/^[a-z]+ing\b/);
+				const n = b.activity.split(/\s+/).length;
+				expect(n, b.activity).toBeLessThanOrEqual(10);
+				expect(n === 1 ? b.activity : 'ok', b.activity).toMatch(/^(?:ok|sleeping)$/);
+				// never a copy of the persona's sentences
+				expect(p.requirement.toLowerCase().includes(b.activity.toLowerCase()) && n > 6, b.activity).toBe(false);
+			}
+		}
+		const lena = dayOf(TOWN[0]);
+		expect(lena.at('05:00')).toBe('waking up and getting ready');
+		expect(lena.at('07:00')).toBe('opening the Corner Cafe');
+		expect(lena.at('09:00')).toBe('working the counter at the Corner Cafe');
+		expect(lena.at('12:00')).toBe('taking a lunch break');
+		expect(lena.blocks.at(-1)).toMatchObject({ start: '22:00', activity: 'sleeping' });
+		const omar = dayOf(TOWN[1]);
+		expect(omar.at('09:00')).toBe('attending classes');
+		expect(omar.at('10:30')).toBe('reading in the Millbrook College library');
+		expect(omar.at('13:00')).toBe('working on his essay');
+		expect(omar.at('17:00')).toBe('having dinner');
+		expect(dayOf(TOWN[2]).at('08:00')).toBe('writing and illustrating at home');
+		expect(dayOf(TOWN[2]).at('15:00')).toBe('sketching outdoors');
+		const jun = dayOf(TOWN[3]);
+		expect(jun.at('08:00')).toBe('having a coffee at the Corner Cafe');
+		expect(jun.at('09:00')).toBe('working on his research at home');
+		// Up past midnight: the bar until the day ends, no sleep block today.
+		const kai = dayOf(TOWN[4]);
+		expect(kai.at('15:00')).toBe('opening the Blue Anchor Pub');
+		expect(kai.at('23:00')).toBe('tending the bar at the Blue Anchor Pub');
+		expect(kai.blocks.at(-1)?.activity).toBe('tending the bar at the Blue Anchor Pub');
+		// Working at home all day, she goes out for lunch.
+		expect(dayOf(TOWN[5]).at('12:00')).toBe('having lunch at a cafe');
+	});
+
+	it('breaks blocks into distinct -ing steps that fit the activity and carry its place', () => {
+		for (const p of TOWN) {
+			for (const b of dayOf(p).blocks) {
+				if (b.activity === 'sleeping' || b.minutes < 60) continue;
+				const { subtasks } = offlineAnswer('decompose_task', { name: p.name, summary: p.summary, activity: b.activity, start: b.start, minutes: b.minutes }) as {
+					subtasks: { activity: string; minutes: number }[];
+				};
+				const distinct = new Set(subtasks.map((s) => s.activity));
+				expect(distinct.size, b.activity).toBeGreaterThanOrEqual(3);
+				expect(distinct.size, b.activity).toBeLessThanOrEqual(6);
+				for (const s of subtasks) {
+					expect(s.activity, b.activity).toMatch(/^[a-z]+ing\b/);
+					expect(s.minutes).toBeGreaterThanOrEqual(5);
+					expect(s.minutes).toBeLessThanOrEqual(15);
+					expect(s.activity).not.toMatch(/\(/);
+				}
+			}
+		}
+		const steps = (activity: string) =>
+			(offlineAnswer('decompose_task', { name: 'X', summary: '', activity, start: '09:00', minutes: 60 }) as { subtasks: { activity: string }[] }).subtasks.map((s) => s.activity);
+		expect(steps('working the counter at the Corner Cafe').every((s) => s.endsWith(' at the Corner Cafe'))).toBe(true);
+		expect(steps('opening the Blue Anchor Pub').every((s) => s.endsWith(' at the Blue Anchor Pub'))).toBe(true);
+		expect(steps('having breakfast')).toEqual(['getting breakfast ready', 'eating breakfast', 'finishing breakfast', 'cleaning up after breakfast']);
+		expect(steps('having lunch at a cafe')[0]).toBe('ordering lunch at a cafe');
+		// Steps of errands and walks say where they happen, so each finds the place on its own.
+		expect(steps('running errands').slice(1).every((s) => / at the store$/.test(s))).toBe(true);
+		expect(steps('taking a walk').some((s) => / in the park$/.test(s))).toBe(true);
+		expect(steps('working on his essay').some((s) => /his essay/.test(s))).toBe(true);
+	});
+
+	it('chooses the workplace for work, home for home things, and never someone else’s room', () => {
+		const sectors = { name: 'Omar Hale', current: "Omar Hale's house", home: "Omar Hale's house:bedroom", options: ["Omar Hale's house", 'Corner Cafe', 'Millbrook College', 'Millbrook College Dorm', 'Riverside Park', 'Town Market'] };
+		const sector = (activity: string, current = sectors.current) => offlineAnswer('choose_sector', { ...sectors, activity, current }).choice;
+		expect(sector('serving customers at the Corner Cafe')).toBe('Corner Cafe');
+		expect(sector('taking notes in class')).toBe('Millbrook College');
+		expect(sector('eating breakfast', 'Corner Cafe')).toBe("Omar Hale's house");
+		expect(sector('eating lunch', 'Millbrook College')).toBe('Millbrook College');
+		expect(sector('comparing prices at the store')).toBe('Town Market');
+		expect(sector('walking along the path in the park')).toBe('Riverside Park');
+		expect(sector('greeting neighbours around town')).not.toBe("Omar Hale's house");
+		const house = { name: 'Omar Hale', sector: 'Shared House', current: 'kitchen', options: ["Ivy Chen's room", "Omar Hale's room", 'bathroom', 'kitchen', 'common room'] };
+		const arena = (activity: string) => offlineAnswer('choose_arena', { ...house, activity }).choice;
+		expect(arena('reading a book at home')).toBe("Omar Hale's room");
+		expect(arena('drafting his essay at home')).toBe("Omar Hale's room");
+		expect(arena('eating dinner')).toBe('kitchen');
+		expect(arena('brushing teeth')).toBe('bathroom');
+		for (const a of ['sleeping', 'getting dressed', 'relaxing at home', 'watching TV at home']) expect(arena(a), a).not.toBe("Ivy Chen's room");
+	});
+
+	it('talks about real news, keeps secrets, does not retell retellings or repeat what was discussed', () => {
+		const turn = (memories: string[], history: string[] = [], relationship = '', other = 'Bo Li') =>
+			(offlineAnswer('dialogue_turn', { name: 'Ana Quill', summary: '', other, relationship, place: 'the square', time: '10:00 am', memories, history }) as { utterance: string }).utterance;
+		const mind = ['Ana Quill has a secret crush on Bo Li', 'Ana Quill keeps thinking about the news that Cy Dunn is running for mayor in the upcoming election', "Ana's plan: eating lunch at 12:00 pm on Friday June 9, 2023"];
+		// Someone else's news is passed on to some listeners, not all; secrets, reflections and schedules to none.
+		const openers = ['Bo Li', 'Di Ross', 'Ed Fox', 'Flo Grant', 'Gus Hart', 'Hal Moss', 'Ida Wren', 'Jo Kent'].map((other) => turn(mind, [], '', other));
+		for (const o of openers) expect(o).not.toMatch(/secret|crush|keeps thinking|plan:|lunch/);
+		const told = openers.filter((o) => /mayor/.test(o));
+		expect(told.length).toBeGreaterThan(0);
+		expect(told.length).toBeLessThan(openers.length);
+		for (const o of told) expect(o).toMatch(/(?:Did you hear\?|Have you heard\?|By the way,) Cy Dunn is running for mayor in the upcoming election\.$/);
+		// The same news is not told again to someone it was discussed with.
+		const own = ['Ana Quill is running for mayor in the upcoming election'];
+		expect(turn(own)).toMatch(/I am running for mayor in the upcoming election\./);
+		expect(turn(own, [], 'Ana Quill knows Bo Li. Ana Quill talked with Bo Li about the upcoming election.')).not.toMatch(/mayor/);
+		// Own plans are told in the first person, whole.
+		expect(turn(['Ana Quill is planning a picnic at Riverside Park on June 10 from 1pm to 3pm, and she wants to invite her friends'])).toMatch(
+			/I am planning a picnic at Riverside Park on June 10 from 1pm to 3pm, and I want to invite my friends\. Would you like to come\?/
+		);
+		// A memo is one bookkeeping sentence and the facts heard, never a memo of a memo.
+		const memo = offlineAnswer('conversation_memo', {
+			name: 'Bo Li',
+			other: 'Ana Quill',
+			transcript: [
+				'Ana Quill: Hi Bo! Did you hear? Cy Dunn is running for mayor in the upcoming election.',
+				'Bo Li: Wow, I didn\'t know that. What about you?',
+				'Ana Quill: Busy, but good. I am writing my thesis on river birds.',
+				'Bo Li: Good for you! Bye!'
+			]
+		}) as { summary: string; plan_note: string };
+		expect(memo.summary).toBe('Bo Li talked with Ana Quill about the upcoming election. Cy Dunn is running for mayor in the upcoming election. Ana Quill is writing their thesis on river birds.');
+		expect(memo.plan_note).toBe('');
+	});
+
+	it('reflects in its own words without nesting earlier reflections', () => {
+		const memories = [
+			'Bo Li keeps thinking about the news that Cy Dunn is running for mayor in the upcoming election.',
+			'Bo Li talked with Ana Quill about the upcoming election. Cy Dunn is running for mayor in the upcoming election.',
+			'Ana Quill is eating lunch',
+			'Bo Li talked with Ana Quill. They made small talk.'
+		];
+		const { insights } = offlineAnswer('reflection_insights', { name: 'Bo Li', question: 'What is Bo Li\'s relationship with Ana Quill?', memories }) as { insights: { insight: string; evidence: number[] }[] };
+		expect(insights.length).toBeGreaterThan(0);
+		for (const i of insights) {
+			expect(i.insight).not.toMatch(/news that .*news that|thinking about this: .*thinking about/);
+			expect(memories.map((m) => m.replace(/\.$/, ''))).not.toContain(i.insight.replace(/\.$/, ''));
+		}
+		expect(insights.some((i) => i.insight === 'Bo Li and Ana Quill have been talking about the upcoming election.' && i.evidence.includes(2))).toBe(true);
 	});
 });

@@ -217,6 +217,18 @@ export function stripDates(text: string): string {
 		.trim();
 }
 
+const MODALS = new Set('can could will would shall should may might must also just really still never always often am was'.split(' '));
+
+/** The third-person form of a base verb: plan -> plans, go -> goes, study -> studies, have -> has. */
+export function thirdPerson(verb: string): string {
+	const w = verb.toLowerCase();
+	if (w === 'have') return 'has';
+	if (w === 'be') return 'is';
+	if (/[^aeiou]y$/.test(w)) return w.slice(0, -1) + 'ies';
+	if (/(?:s|sh|ch|x|z|o)$/.test(w)) return w + 'es';
+	return w + 's';
+}
+
 /** Rewrites a sentence spoken by `speaker` in the third person, with `listener` for "you". */
 export function toThirdPerson(text: string, speaker: string, listener: string): string {
 	return text
@@ -226,20 +238,34 @@ export function toThirdPerson(text: string, speaker: string, listener: string): 
 		.replace(/\bI have\b/g, `${speaker} has`)
 		.replace(/\bI'll\b/g, `${speaker} will`)
 		.replace(/\bI'd\b/g, `${speaker} would`)
+		// "I plan to go" -> "Ana plans to go"
+		.replace(/\bI (\w+)\b/g, (m, w: string) => (MODALS.has(w.toLowerCase()) || !isVerb(w) || /(?:ed|ing)$/.test(w) ? m : `I ${thirdPerson(w)}`))
 		.replace(/\bI\b/g, speaker)
 		.replace(/\b[Mm]yself\b/g, speaker)
 		.replace(/\b[Mm]y\b/g, `${speaker}'s`)
 		.replace(/\b[Mm]ine\b/g, `${speaker}'s`)
-		.replace(/\b([Ww]ith|[Tt]o|[Ff]or|[Tt]ell|[Tt]old|[Ii]nvite|[Jj]oin|[Ww]ant|[Ll]et|[Hh]elp|[Ss]ee|[Mm]eet) me\b/g, `$1 ${speaker}`)
+		.replace(/\bme\b/g, speaker)
 		.replace(/\byou're\b/gi, `${listener} is`)
 		.replace(/\byou are\b/gi, `${listener} is`)
 		.replace(/\b[Yy]our\b/g, `${listener}'s`)
 		.replace(/\b[Yy]ou\b/g, listener);
 }
 
+/**
+ * The forms of `person` that refer to them alone: the full name, and the first name when it is
+ * not the start of someone else's full name ("Ana", but not the "Quill" in "Bo Quill").
+ */
+function ownNamePattern(person: string): string {
+	const parts = person.trim().split(/\s+/).filter(Boolean);
+	if (!parts.length) return '';
+	const full = escapeRegExp(parts.join(' '));
+	if (parts.length === 1) return full;
+	return `${full}|${escapeRegExp(parts[0])}(?!\\s+[A-Z])`;
+}
+
 /** Rewrites a third-person statement about `person` in the first person ("X is" -> "I am"). */
 export function toFirstPerson(text: string, person: string): string {
-	const names = nameForms(person).map(escapeRegExp).join('|');
+	const names = ownNamePattern(person);
 	if (!names) return text;
 	let out = text
 		.replace(new RegExp(`\\b(?:${names})'s\\b`, 'g'), 'my')
@@ -255,6 +281,8 @@ export function toFirstPerson(text: string, person: string): string {
 		.replace(/\bI (\w{2,}?(?:sh|ch|ss|x|o))es\b/g, 'I $1')
 		.replace(/\bI (\w{2,}?[^s'])s\b/g, 'I $1')
 		.replace(/(^|[.!?]\s+)(?:She|He)\b/g, '$1I')
+		// "I am planning a party, and she wants to invite ...": the same person.
+		.replace(/^(I\b[^.!?]*?,?\s+(?:and|but|so|because)\s+)(?:she|he)\b(\s+\w+)/, (_, a: string, b: string) => `${a}I${b.replace(/^(\s+\w{2,}?[^s'])s$/, '$1')}`)
 		.replace(/\b(?:her|his)\b(?= [a-z])/g, 'my');
 	return out.replace(/\bmy\b/, (m, off: number) => (off === 0 ? 'My' : m));
 }
@@ -275,4 +303,87 @@ export function firstName(name: string): string {
 export function mentions(text: string, name: string): boolean {
 	const forms = nameForms(name);
 	return forms.some((f) => new RegExp(`\\b${escapeRegExp(f)}\\b`, 'i').test(text));
+}
+
+// ---------------------------------------------------------------------------
+// Verbs: base forms, -ing forms, and verb phrases turned into activities ("opens the shop"
+// -> "opening the shop").
+
+/** Common everyday verbs, in the base form: what a clause may start with. */
+export const VERBS = new Set(
+	(
+		'add answer arrive ask attend bake bathe be begin bike bring browse brush build buy call care carry catch chat check clean clear climb close ' +
+		'coach code collect come compose cook count cycle dance decorate deliver design dig discuss do draft draw dress drink drive eat edit email ' +
+		'enjoy exercise explore feed file film find finish fish fix garden get give go grab grade greet grocery guide have head help hike host ' +
+		'illustrate invite iron jog journal keep knit lead learn lecture leave listen lock look make manage meditate meet mentor mop nap open order ' +
+		'organise organize paint pay perform photograph pick plan plant play pour practice practise prepare print program put read rehearse relax ' +
+		'repair research rest restock return review revise ride run sculpt see sell serve set sew shop shower sing sit sketch sleep sort spend ' +
+		'stand start stock stop stream stretch stroll study sweep swim take talk teach tend test text think tidy train tutor type unlock vacuum ' +
+		'visit volunteer wait wake walk wash watch water weed welcome wipe work write complete continue celebrate brew mix update use try wear mark shoot lift skate want need hope think know like love feel wish'
+	).split(' ')
+);
+
+const ING_IRREGULAR: Record<string, string> = { be: 'being', see: 'seeing', die: 'dying', lie: 'lying', tie: 'tying', begin: 'beginning', forget: 'forgetting', prefer: 'preferring', admit: 'admitting', control: 'controlling', panic: 'panicking', picnic: 'picnicking' };
+
+/** The -ing form of a verb in the base form: write -> writing, run -> running, study -> studying. */
+export function ingForm(verb: string): string {
+	const w = verb.toLowerCase();
+	if (ING_IRREGULAR[w]) return ING_IRREGULAR[w];
+	if (w.length > 4 && w.endsWith('ing')) return w;
+	if (w.endsWith('ie')) return w.slice(0, -2) + 'ying';
+	if (/(?:ee|oe|ye)$/.test(w)) return w + 'ing';
+	if (w.length > 2 && w.endsWith('e')) return w.slice(0, -1) + 'ing';
+	// One syllable ending consonant-vowel-consonant doubles: run, sit, shop, jog, plan, chat.
+	if (/^[^aeiouy]*[aeiouy][^aeiouywx]$/.test(w) && w.length <= 4) return w + w[w.length - 1] + 'ing';
+	return w + 'ing';
+}
+
+/** The base form of a verb in the third person ("opens" -> "open", "studies" -> "study"). */
+export function baseVerb(word: string): string {
+	const w = word.toLowerCase();
+	const irregular: Record<string, string> = { has: 'have', does: 'do', goes: 'go', is: 'be', are: 'be' };
+	if (irregular[w]) return irregular[w];
+	if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
+	if (/(?:sh|ch|ss|x|z)es$/.test(w)) return w.slice(0, -2);
+	if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
+	return w;
+}
+
+/** Whether `word` is a known verb in the base, third-person or -ing form. */
+export function isVerb(word: string): boolean {
+	const w = word.toLowerCase();
+	if (VERBS.has(w) || VERBS.has(baseVerb(w))) return true;
+	if (w.length > 4 && w.endsWith('ing')) {
+		const stemmed = w.slice(0, -3);
+		return VERBS.has(stemmed) || VERBS.has(stemmed + 'e') || VERBS.has(stemmed.slice(0, -1)) || (stemmed.endsWith('y') && VERBS.has(stemmed.slice(0, -1) + 'ie'));
+	}
+	return false;
+}
+
+/** The -ing form of a verb given in any form: "opens", "open", "opening" -> "opening". */
+export function toIng(word: string): string {
+	const w = word.toLowerCase();
+	if (w.length > 4 && w.endsWith('ing') && isVerb(w)) return w;
+	const base = VERBS.has(w) ? w : baseVerb(w);
+	return ingForm(base);
+}
+
+/**
+ * A verb phrase as an activity in the -ing form: "opens the shop and works the counter" ->
+ * "opening the shop and working the counter"; "to read" -> "reading". The first word is taken
+ * to be a verb; later words only when they are known verbs right after "and", "or" or "then".
+ */
+export function gerundPhrase(phrase: string): string {
+	const text = phrase.trim().replace(/^to\s+/i, '');
+	if (!text) return text;
+	const tokens = text.split(/\s+/);
+	tokens[0] = /^[A-Z]/.test(tokens[0]) && tokens[0] !== tokens[0].toUpperCase() && !isVerb(tokens[0]) ? tokens[0] : toIng(tokens[0]);
+	for (let i = 1; i < tokens.length; i++) {
+		const prev = tokens[i - 1].toLowerCase().replace(/,$/, '');
+		if ((prev === 'and' || prev === 'or' || prev === 'then') && /^[a-z]/.test(tokens[i]) && isVerb(tokens[i])) {
+			// "bread and butter" stays; "write and illustrate" becomes "writing and illustrating".
+			tokens[i] = toIng(tokens[i]);
+		}
+	}
+	return tokens.join(' ');
 }

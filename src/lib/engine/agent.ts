@@ -644,6 +644,8 @@ export async function reflect(ctx: AgentContext): Promise<MemoryRecord[]> {
 	);
 	if (qs.failsafe) return [];
 	const created: MemoryRecord[] = [];
+	// The questions are answered independently; one insight is stored once.
+	const known = new Set(ctx.stream.recent(100).filter((m) => m.kind === 'reflection').map((m) => m.description));
 	for (const question of (qs.value.questions ?? []).slice(0, 3)) {
 		if (typeof question !== 'string' || !question.trim()) continue;
 		const evidence = await ctx.retrieve(question, 'reflection: evidence');
@@ -656,7 +658,8 @@ export async function reflect(ctx: AgentContext): Promise<MemoryRecord[]> {
 		if (answer.failsafe) continue;
 		const items = (answer.value.insights ?? []).slice(0, 5).flatMap((ins) => {
 			const text = ins?.insight?.trim();
-			if (!text) return [];
+			if (!text || known.has(text)) return [];
+			known.add(text);
 			const cited = (ins.evidence ?? [])
 				.filter((n) => Number.isInteger(n) && n >= 1 && n <= evidence.length)
 				.map((n) => evidence[n - 1].id);

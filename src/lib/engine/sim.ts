@@ -448,21 +448,30 @@ export class Simulation {
 	}
 
 	view(): AgentView[] {
-		return this.state.agents.map((a) => {
-			const [x, y] = this.index.xy(a.tile);
-			return {
-				id: a.id,
-				name: a.name,
-				x,
-				y,
-				activity: a.action.activity,
-				emoji: a.action.emoji,
-				address: a.action.address,
-				chatWith: a.action.chatWith,
-				path: a.action.path.map((t) => this.index.xy(t))
-			};
-		});
+		return agentViews(this.state, this.world.width);
 	}
+}
+
+/** What the map shows of each agent in a state (also used on stored snapshots). */
+export function agentViews(state: SimState, width: number): AgentView[] {
+	const xy = (t: number): [number, number] => {
+		const x = t % width;
+		return [x, (t - x) / width];
+	};
+	return state.agents.map((a) => {
+		const [x, y] = xy(a.tile);
+		return {
+			id: a.id,
+			name: a.name,
+			x,
+			y,
+			activity: a.action.activity,
+			emoji: a.action.emoji,
+			address: a.action.address,
+			chatWith: a.action.chatWith,
+			path: a.action.path.map(xy)
+		};
+	});
 }
 
 function traceNo(id: string): number {

@@ -4,11 +4,11 @@
 // (or, for a fork, its parent's frame at the fork step), frame N > firstStep from the commit
 // line of step N - 1, which records the agents as they were after it.
 
-import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { RunReader, type CallRecord, type RunMeta } from '../journal/journal';
-import type { AgentView, SimInput, Snapshot } from '../../engine/sim';
-import type { ConversationRecord, SimState, StepEvent } from '../../engine/state';
+import { RunReader, listSnapshotSteps, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
+import { agentViews, type AgentView, type SimInput, type Snapshot } from '../../engine/sim';
+import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
 import type { Frame, Marker } from '../../api-types';
 import { runWorld } from '../run/runner';
@@ -82,26 +82,7 @@ function readTail(file: string, from: number, length: number): string {
 }
 
 /** Agent views of a stored state (the same as `Simulation.view()` would give). */
-export function viewOf(state: SimState, width: number): AgentView[] {
-	const xy = (t: number): [number, number] => {
-		const x = t % width;
-		return [x, (t - x) / width];
-	};
-	return state.agents.map((a) => {
-		const [x, y] = xy(a.tile);
-		return {
-			id: a.id,
-			name: a.name,
-			x,
-			y,
-			activity: a.action.activity,
-			emoji: a.action.emoji,
-			address: a.action.address,
-			chatWith: a.action.chatWith,
-			path: a.action.path.map(xy)
-		};
-	});
-}
+export const viewOf = agentViews;
 
 /** Timeline markers of one committed step; they show on frame `line.step + 1`. */
 export function markersOf(line: StepSummary, names: Map<string, string>): Marker[] {
@@ -215,16 +196,11 @@ export class RunData {
 	}
 
 	snapshotSteps(): number[] {
-		const dir = path.join(this.dir, 'snapshots');
-		if (!existsSync(dir)) return [];
-		return readdirSync(dir)
-			.filter((f) => /^\d+\.json$/.test(f))
-			.map((f) => Number(f.slice(0, -5)))
-			.sort((a, b) => a - b);
+		return listSnapshotSteps(this.dir);
 	}
 
 	snapshot(step: number): Snapshot {
-		return JSON.parse(readFileSync(path.join(this.dir, 'snapshots', `${step}.json`), 'utf8')) as Snapshot;
+		return readSnapshot(this.dir, step);
 	}
 
 	/** The summary of the commit line of `step` (the step that leads to frame step + 1). */

@@ -32,6 +32,7 @@ import path from 'node:path';
 import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
 import type { Ablation, ConversationRecord, RetrievalTrace, StepEvent } from '../../engine/state';
 import type { Settings } from '../../engine/types';
+import type { CallView } from '../../api-types';
 
 export const JOURNAL_FILES = ['calls.jsonl', 'traces.jsonl'] as const;
 
@@ -61,22 +62,8 @@ export interface RunMeta {
 	target: number;
 }
 
-export interface CallRecord {
-	key: string;
-	template: string;
-	templateVersion: string;
-	agent?: string;
-	purpose?: string;
-	prompt: string;
-	answer: string;
-	value: unknown;
-	failsafe: boolean;
-	latencyMs: number;
-	tokens: { prompt: number; completion: number };
-	cacheHit: boolean;
-	attempts: number;
-	error?: string;
-}
+/** One model call as the journal keeps it (the API adds the step). */
+export type CallRecord = Omit<CallView, 'step'>;
 
 export interface StepLine {
 	step: number;
@@ -232,16 +219,11 @@ export class RunReader {
 	}
 
 	snapshotSteps(): number[] {
-		const dir = path.join(this.dir, 'snapshots');
-		if (!existsSync(dir)) return [];
-		return readdirSync(dir)
-			.filter((f) => /^\d+\.json$/.test(f))
-			.map((f) => Number(f.slice(0, -5)))
-			.sort((a, b) => a - b);
+		return listSnapshotSteps(this.dir);
 	}
 
 	snapshot(step: number): Snapshot {
-		return JSON.parse(readFileSync(path.join(this.dir, 'snapshots', `${step}.json`), 'utf8')) as Snapshot;
+		return readSnapshot(this.dir, step);
 	}
 
 	calls(): (CallRecord & { s: number })[] {
@@ -251,4 +233,18 @@ export class RunReader {
 	traces(): (RetrievalTrace & { s: number })[] {
 		return readLines(path.join(this.dir, 'traces.jsonl')).map((l) => JSON.parse(l));
 	}
+}
+
+/** Steps that have a snapshot in a run folder, ascending. */
+export function listSnapshotSteps(runDir: string): number[] {
+	const dir = path.join(runDir, 'snapshots');
+	if (!existsSync(dir)) return [];
+	return readdirSync(dir)
+		.filter((f) => /^\d+\.json$/.test(f))
+		.map((f) => Number(f.slice(0, -5)))
+		.sort((a, b) => a - b);
+}
+
+export function readSnapshot(runDir: string, step: number): Snapshot {
+	return JSON.parse(readFileSync(path.join(runDir, 'snapshots', `${step}.json`), 'utf8')) as Snapshot;
 }

@@ -235,14 +235,16 @@ test('selecting an agent shows its inspector', async ({ page }) => {
 	await page.getByLabel('Path').check();
 	// The inspector catches up once the cursor rests.
 	await expect(page.getByText(/^(showing|loading) step/)).toHaveCount(0);
-	await page.screenshot({ path: 'docs/screenshots/run-page.png' });
+	// README pictures: SCREENSHOTS=1 npx playwright test
+	if (process.env.SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/run-page.png' });
 	await page.getByRole('tab', { name: 'Chats' }).click();
 	await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first()).toBeVisible();
 
 	await page.getByRole('tab', { name: 'Plan' }).click();
 	await expect(page.getByRole('list', { name: 'Plan' })).toBeVisible();
 	await expect(page.getByRole('list', { name: 'Plan' }).locator('[aria-current="step"]').first()).toBeVisible();
-	await page.screenshot({ path: 'docs/screenshots/inspector.png' });
+	// README pictures: SCREENSHOTS=1 npx playwright test
+	if (process.env.SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/inspector.png' });
 
 	await page.getByRole('tab', { name: 'Memories' }).click();
 	const stream = page.getByRole('list', { name: 'Memory stream' });
@@ -278,7 +280,8 @@ test('a retrieval table shows the numbers of the API, sorts, and re-scores witho
 		expect(cells![4]).toBe(`${num(r.relevance)} ${num(r.relevanceNorm)}`);
 		expect(cells![5]).toBe(num(r.score));
 	}
-	await page.screenshot({ path: 'docs/screenshots/retrieval-table.png' });
+	// README pictures: SCREENSHOTS=1 npx playwright test
+	if (process.env.SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/retrieval-table.png' });
 
 	// Sorting by clicking a header (score is the default, best first; a click flips it).
 	const scores = api.candidates.map((r: { score: number }) => r.score);
@@ -364,7 +367,8 @@ test('forking at a step puts the fork in the runs list', async ({ page }) => {
 	await expect(row).toBeVisible();
 	await expect(row.getByRole('link', { name: runId })).toBeVisible();
 	await expect(row).toContainText(`@${forkStep}`);
-	await page.screenshot({ path: 'docs/screenshots/runs-home.png' });
+	// README pictures: SCREENSHOTS=1 npx playwright test
+	if (process.env.SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/runs-home.png' });
 });
 
 test('reloading keeps the step, the agent and the panel', async ({ page }) => {

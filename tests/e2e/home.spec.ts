@@ -45,7 +45,8 @@ test.describe('first screen', () => {
 		const tree = page.getByRole('list', { name: 'Environment tree' });
 		await expect(tree.getByText('Hobbs Cafe', { exact: true })).toBeVisible();
 
-		await page.screenshot({ path: 'docs/screenshots/home.png' });
+		// README pictures: SCREENSHOTS=1 npx playwright test
+		if (process.env.SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/home.png' });
 	});
 
 	test('zooms with the buttons and the mouse wheel, and pans by dragging', async ({ page }) => {

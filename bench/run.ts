@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openRun, startRun } from '../src/lib/server/run/runner';
 import { benchRetrieval } from './retrieval';
+import { benchUi } from './ui';
 
 interface Row {
 	bench: string;
@@ -61,7 +62,7 @@ async function latencyBench(): Promise<Row[]> {
 	}
 }
 
-const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench };
+const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi };
 
 async function main() {
 	const { values } = parseArgs({ options: { only: { type: 'string' }, readme: { type: 'boolean', default: false } } });

@@ -28,7 +28,8 @@ const HELP = `Simulacra Studio command line
   retrieval RUN ID [--weights R,I,V]
                          one retrieval's full score table (optionally re-scored)
   interview RUN --agent NAME --question TEXT [--step N] [--as PERSONA] [--ablate ...]
-                         ask an agent a question (read-only; the run is unchanged)
+                         ask an agent a question (read-only; the run is unchanged;
+                         with --remember, a fork in which the agent keeps the exchange)
   whisper RUN --agent NAME --text TEXT [--step N] [--steps M]
                          fork RUN at step N with an inner-voice directive and run M steps
   set-object RUN --object ADDRESS --state TEXT [--step N] [--steps M]
@@ -127,6 +128,7 @@ async function main(argv: string[]): Promise<number> {
 			object: { type: 'string' },
 			state: { type: 'string' },
 			weights: { type: 'string' },
+			remember: { type: 'boolean', default: false },
 			help: { type: 'boolean', short: 'h', default: false }
 		}
 	});
@@ -265,6 +267,16 @@ async function main(argv: string[]): Promise<number> {
 			const agent = need(values.agent, 'interview needs --agent NAME');
 			const question = need(values.question, 'interview needs --question TEXT');
 			const step = int(values.step, 'step') ?? openRun(id).committed();
+			if (values.remember) {
+				// the agent keeps the exchange: a fork whose first step carries the interview
+				const summary = await startRun({
+					from: { run: id, step },
+					steps: int(values.steps, 'steps', 1) ?? 1,
+					inputs: [{ type: 'interview', agent: findAgent(id, agent), interviewer: values.as ?? 'an interviewer', question }]
+				});
+				print(out, summary, () => summaryText(summary));
+				return 0;
+			}
 			const model = await createModel(openRun(id).meta.model.provider as ModelChoice);
 			try {
 				const { sim } = await loadState(id, step, { model });

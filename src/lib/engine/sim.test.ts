@@ -99,5 +99,9 @@ describe('interviews', () => {
 		expect(noPlans.memories.some((m) => m.kind === 'plan' || m.kind === 'reflection')).toBe(false);
 		expect(full.output.traces).toEqual([]);
 		expect(digestOf(sim)).toBe(before);
+		// asked to remember it, the agent answers during a step and keeps the exchange
+		const out = await sim.step([{ type: 'interview', agent: 'ana-alder', interviewer: 'a reporter', question: 'Are you organising a picnic?' }], model);
+		expect(out.events).toContainEqual({ kind: 'input', input: 'interview', agent: 'ana-alder' });
+		expect(sim.stream('ana-alder').records.some((m) => m.kind === 'conversation' && /a reporter asked Ana Alder "Are you organising a picnic\?"/.test(m.description))).toBe(true);
 	});
 });

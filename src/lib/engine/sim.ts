@@ -36,7 +36,9 @@ export type { StepOutput } from './context';
 /** Inputs from outside the simulation, applied at the start of a step and kept in the run log. */
 export type SimInput =
 	| { type: 'whisper'; agent: string; text: string }
-	| { type: 'set-object'; address: string; state: string };
+	| { type: 'set-object'; address: string; state: string }
+	/** an interview the agent answers and remembers (a read-only one is `Simulation.interview`) */
+	| { type: 'interview'; agent: string; interviewer: string; question: string };
 
 export interface Snapshot {
 	schema: number;
@@ -228,6 +230,10 @@ export class Simulation {
 				if (!(input.address in this.state.objects)) return `unknown object "${input.address}"`;
 				if (!input.state.trim()) return 'the object state is empty';
 				return null;
+			case 'interview':
+				if (!this.state.agents.some((a) => a.id === input.agent)) return `unknown agent "${input.agent}"`;
+				if (!input.question.trim()) return 'the question is empty';
+				return null;
 			default:
 				return `unknown input ${JSON.stringify(input)}`;
 		}
@@ -358,6 +364,13 @@ export class Simulation {
 			if (input.type === 'whisper') {
 				out.events.push({ kind: 'input', input: 'whisper', agent: input.agent });
 				await innerVoice(ctxs.get(input.agent) as AgentContext, input.text);
+			} else if (input.type === 'interview') {
+				out.events.push({ kind: 'input', input: 'interview', agent: input.agent });
+				const ctx = ctxs.get(input.agent) as AgentContext;
+				const { answer } = await interview(ctx, input.interviewer || 'an interviewer', input.question);
+				await ctx.memorize([
+					{ kind: 'conversation', description: `${input.interviewer || 'An interviewer'} asked ${ctx.name} "${input.question}" and ${ctx.name} answered "${answer}"` }
+				]);
 			} else {
 				out.events.push({ kind: 'input', input: 'set-object' });
 				s.objects[input.address] = input.state;

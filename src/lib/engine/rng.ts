@@ -16,9 +16,9 @@ export function hash32(text: string, seed = 0x811c9dc5): number {
 	return h >>> 0;
 }
 
-/** A mulberry32 stream seeded from the run seed and any labels (step, agent, purpose...). */
-export function rngFor(seed: number, ...labels: (string | number)[]): () => number {
-	let a = hash32(labels.join('|'), hash32(String(seed)));
+/** mulberry32: a tiny, fast seeded generator of numbers in [0, 1). */
+export function mulberry32(seed: number): () => number {
+	let a = seed >>> 0;
 	return () => {
 		a = (a + 0x6d2b79f5) >>> 0;
 		let t = a;
@@ -26,4 +26,9 @@ export function rngFor(seed: number, ...labels: (string | number)[]): () => numb
 		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
 		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
+}
+
+/** A stream seeded from the run seed and any labels (step, agent, purpose...). */
+export function rngFor(seed: number, ...labels: (string | number)[]): () => number {
+	return mulberry32(hash32(labels.join('|'), hash32(String(seed))));
 }

@@ -6,6 +6,7 @@
 import OpenAI from 'openai';
 import { Semaphore } from '../semaphore';
 import { ProviderError, type ChatRequest, type ChatResult, type ModelProvider } from './types';
+import { mulberry32 } from '../../../engine/rng';
 
 export interface OpenAIProviderOptions {
 	baseURL?: string;
@@ -73,16 +74,9 @@ export function openAIOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Open
 	};
 }
 
-/** mulberry32: a tiny seeded generator, so backoff jitter is reproducible. */
+/** Reproducible backoff jitter. */
 export function seededJitter(seed = 0x5eed): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
+	return mulberry32(seed);
 }
 
 function safeURL(url: string): string {

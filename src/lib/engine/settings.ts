@@ -2,7 +2,6 @@
 // one agent (`agents.<id>.retrieval.topK=10`). A key must name an existing setting and keep its type.
 
 import type { AgentSettings, SimState } from './state';
-import type { Settings } from './types';
 
 export interface Override {
 	/** agent id for per-agent keys, null for the run's settings */
@@ -62,16 +61,4 @@ export function applyOverrides(state: SimState, overrides: readonly string[]): v
 		setPath(own as unknown as Record<string, unknown>, o.path, o.value, label);
 		agent.settings = own;
 	}
-}
-
-/** Settings with every key in canonical order, for display. */
-export function describeSettings(s: Settings): string[] {
-	const out: string[] = [];
-	const walk = (node: unknown, prefix: string) => {
-		if (typeof node === 'object' && node !== null) {
-			for (const k of Object.keys(node).sort()) walk((node as Record<string, unknown>)[k], prefix ? `${prefix}.${k}` : k);
-		} else out.push(`${prefix}=${String(node)}`);
-	};
-	walk(s, '');
-	return out;
 }

@@ -1,20 +1,10 @@
 // Shared data shapes of the engine. Plain data only: everything here can be serialised,
 // hashed and restored, which is what makes a run replayable.
 
-export type Brand<T, B extends string> = T & { readonly __brand: B };
-
-export type AgentId = Brand<string, 'agent'>;
-export type MemoryId = Brand<string, 'memory'>;
-export type RunId = Brand<string, 'run'>;
-
 /** A tile coordinate (column, row) on the map grid; never a pixel position. */
 export interface TilePoint {
 	readonly x: number;
 	readonly y: number;
-}
-
-export function assertNever(value: never, what = 'value'): never {
-	throw new Error(`Unexpected ${what}: ${JSON.stringify(value)}`);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Drawing the town: tile layers are painted once into an offscreen canvas (the "base"), so
 // panning and zooming only copy that canvas and draw the few agents on top.
 
-import type { MapLayerView, MapView, TilesetView } from '$lib/server/world/types';
+import type { MapLayerView, MapView, TilesetView } from '$lib/world/types';
 import { assetUrl, decodeFlips, decodeGid, tileSource, tilesetFor } from './tiles';
 import type { MapAgent } from './map-host';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TilesetView } from '$lib/server/world/types';
+import type { TilesetView } from '$lib/world/types';
 import { assetUrl, decodeFlips, decodeGid, tileSource, tilesetFor } from './tiles';
 
 function tileset(over: Partial<TilesetView>): TilesetView {

@@ -1,7 +1,7 @@
 // Tiled's global tile ids (gids): which tileset a gid belongs to, where its pixels are in the
 // tileset image, and the flip flags Tiled packs into the top bits.
 
-import type { TilesetView } from '$lib/server/world/types';
+import type { TilesetView } from '$lib/world/types';
 
 const FLIP_H = 0x80000000;
 const FLIP_V = 0x40000000;

@@ -2,7 +2,7 @@
 // tree. A plain, serialisable digest of the loaded world (no typed arrays, no server paths).
 
 import type { WorldDef } from '$lib/engine/types';
-import type { LoadedWorld, MapView } from '$lib/server/world/types';
+import type { LoadedWorld, MapView } from '$lib/world/types';
 
 export interface AgentView {
 	id: string;

@@ -5,11 +5,11 @@ import { existsSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PersonaDef, WorldDef } from '../../engine/types';
-import { ProblemList, type WorldProblem } from './problems';
+import { ProblemList, type WorldProblem } from '../../world/problems';
 import { readManifest, readPersonas, readScenario, FieldChecker, suggest } from './manifest';
 import { readMap } from './tmx';
-import { analyseZones, type ZoneResult } from './zones';
-import type { LoadedWorld, MapLayerView, MapView } from './types';
+import { analyseZones, type ZoneResult } from '../../world/zones';
+import type { LoadedWorld, MapLayerView, MapView } from '../../world/types';
 
 export interface WorldCounts {
 	sectors: number;

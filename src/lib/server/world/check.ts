@@ -2,7 +2,7 @@
 
 import type { WorldDef } from '../../engine/types';
 import { analyseWorld } from './analyse';
-import type { WorldProblem } from './problems';
+import type { WorldProblem } from '../../world/problems';
 
 export interface WorldCheck {
 	ok: boolean;

@@ -3,11 +3,11 @@
 
 import path from 'node:path';
 import { analyseWorld } from './analyse';
-import { WorldError } from './problems';
-import type { LoadedWorld } from './types';
+import { WorldError } from '../../world/problems';
+import type { LoadedWorld } from '../../world/types';
 
-export type { LoadedWorld, MapLayerView, MapView, TilesetView, ZoneRect, ZoneView } from './types';
-export { WorldError, formatProblem, type WorldProblem } from './problems';
+export type { LoadedWorld, MapLayerView, MapView, TilesetView, ZoneRect, ZoneView } from '../../world/types';
+export { WorldError, formatProblem, type WorldProblem } from '../../world/problems';
 export { resolveWorldDir, defaultWorldsDir, projectRoot } from './analyse';
 
 /**

@@ -12,12 +12,20 @@ import {
 	type TrackedFact
 } from '../../engine/types';
 import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from './json';
-import { lineWhere, type ProblemList } from './problems';
+import { lineWhere, type ProblemList, type ProblemPlace } from '../../world/problems';
 
 export interface JsonFile {
 	/** relative to the world folder */
 	file: string;
 	doc: JsonDoc;
+}
+
+/** What a world file is about, for an editor: world.json is the settings, personas/<id>.json a persona. */
+export function placeOfFile(file: string, field?: string): ProblemPlace | undefined {
+	const f = field ? { field } : {};
+	if (file === 'world.json') return { kind: 'settings', ...f };
+	const m = /^personas\/([^/]+)\.json$/i.exec(file);
+	return m ? { kind: 'persona', id: m[1], ...f } : undefined;
 }
 
 /** Reads and parses one JSON file. undefined = missing or unreadable (reported unless optional). */
@@ -33,18 +41,25 @@ export async function readJsonFile(
 		text = await readFile(abs, 'utf8');
 	} catch (e) {
 		if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-			if (!optional) problems.error(file, undefined, 'file not found');
-		} else problems.error(file, undefined, `cannot read the file: ${(e as Error).message}`);
+			if (!optional) problems.error(file, undefined, 'file not found', placeOfFile(file));
+		} else problems.error(file, undefined, `cannot read the file: ${(e as Error).message}`, placeOfFile(file));
 		return undefined;
 	}
+	return parseJsonFile(file, text, problems);
+}
+
+/** Parses the text of a world's JSON file (read from disk or about to be written). */
+export function parseJsonFile(file: string, text: string, problems: ProblemList): JsonFile | undefined {
 	try {
 		const doc = parseJson(text);
-		for (const d of doc.duplicates)
-			problems.error(file, lineWhere(d.line), `"${String(d.path[d.path.length - 1])}" is written twice`);
+		for (const d of doc.duplicates) {
+			const key = String(d.path[d.path.length - 1]);
+			problems.error(file, lineWhere(d.line), `"${key}" is written twice`, placeOfFile(file, showPath(d.path)));
+		}
 		return { file, doc };
 	} catch (e) {
 		if (e instanceof JsonSyntaxError) {
-			problems.error(file, `line ${e.line}, column ${e.column}`, `invalid JSON: ${e.message}`);
+			problems.error(file, `line ${e.line}, column ${e.column}`, `invalid JSON: ${e.message}`, placeOfFile(file));
 			return undefined;
 		}
 		throw e;
@@ -83,7 +98,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
-const showPath = (p: JsonPath) =>
+export const showPath = (p: JsonPath) =>
 	p.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${k}` : k), '');
 
 /** Checks fields of one JSON file, reporting at the line of each key. */
@@ -100,11 +115,12 @@ export class FieldChecker {
 		}
 		return undefined;
 	}
-	error(p: JsonPath, message: string): void {
-		this.problems.error(this.f.file, this.where(p), message);
+	/** `field` is the field at fault when it is not `p` (a missing field is reported at its parent). */
+	error(p: JsonPath, message: string, field: JsonPath = p): void {
+		this.problems.error(this.f.file, this.where(p), message, placeOfFile(this.f.file, showPath(field)));
 	}
-	warn(p: JsonPath, message: string): void {
-		this.problems.warn(this.f.file, this.where(p), message);
+	warn(p: JsonPath, message: string, field: JsonPath = p): void {
+		this.problems.warn(this.f.file, this.where(p), message, placeOfFile(this.f.file, showPath(field)));
 	}
 	/** Reports keys not in `allowed`; returns false if `value` is not an object. */
 	object(value: unknown, p: JsonPath, allowed: readonly string[], what: string): value is Record<string, unknown> {
@@ -126,7 +142,7 @@ export class FieldChecker {
 		const v = obj[key];
 		const full = [...p, key];
 		if (v === undefined) {
-			if (opts.required !== false) this.error(p, `missing field "${showPath(full)}"`);
+			if (opts.required !== false) this.error(p, `missing field "${showPath(full)}"`, full);
 			return undefined;
 		}
 		if (typeof v !== 'string') {
@@ -149,7 +165,7 @@ export class FieldChecker {
 		const v = obj[key];
 		const full = [...p, key];
 		if (v === undefined) {
-			if (required) this.error(p, `missing field "${showPath(full)}"`);
+			if (required) this.error(p, `missing field "${showPath(full)}"`, full);
 			return undefined;
 		}
 		if (typeof v !== 'number' || !rule.ok(v)) {
@@ -162,7 +178,7 @@ export class FieldChecker {
 		const v = obj[key];
 		const full = [...p, key];
 		if (v === undefined) {
-			this.error(p, `missing field "${showPath(full)}"`);
+			this.error(p, `missing field "${showPath(full)}"`, full);
 			return undefined;
 		}
 		if (!Array.isArray(v)) {
@@ -249,6 +265,15 @@ export async function readManifest(
 ): Promise<{ manifest?: WorldManifest; map?: string }> {
 	const f = await readJsonFile(dir, 'world.json', problems);
 	if (!f) return {};
+	return checkManifest(dir, f, problems);
+}
+
+/** The checks of readManifest on a parsed world.json (read from `dir`, or about to be written there). */
+export function checkManifest(
+	dir: string,
+	f: JsonFile,
+	problems: ProblemList
+): { manifest?: WorldManifest; map?: string } {
 	const c = new FieldChecker(problems, f);
 	const root = f.doc.value;
 	const before = problems.errors.length;
@@ -359,11 +384,16 @@ export async function readPersonas(dir: string, problems: ProblemList): Promise<
 	for (const [k, n] of names.entries()) {
 		const f = await readJsonFile(dir, `personas/${n}`, problems);
 		if (!f) continue;
-		const pf: PersonaFile = { ...f, stem: stems[k], places: {} };
-		pf.def = checkPersona(new FieldChecker(problems, f), f.doc.value, stems[k], pf.places);
-		files.push(pf);
+		files.push(checkPersonaFile(f, stems[k], problems));
 	}
 	return { files, stems };
+}
+
+/** The checks of readPersonas on one parsed persona file; `stem` is its file name without .json. */
+export function checkPersonaFile(f: JsonFile, stem: string, problems: ProblemList): PersonaFile {
+	const pf: PersonaFile = { ...f, stem, places: {} };
+	pf.def = checkPersona(new FieldChecker(problems, f), f.doc.value, stem, pf.places);
+	return pf;
 }
 
 function checkPersona(

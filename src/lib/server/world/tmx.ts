@@ -11,9 +11,10 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { parseXml, XmlSyntaxError, type XmlElement } from './xml';
-import { lineWhere, type ProblemList } from './problems';
-import type { MapLayerView, TilesetView } from './types';
+import { parseXml, XmlSyntaxError, type XmlElement } from '../../world/xml';
+import { lineWhere, type ProblemList } from '../../world/problems';
+import type { MapObject, ObjectLayer, ObjectShape, ParsedMap, TileLayer, TilesetView } from '../../world/types';
+export type { MapObject, ObjectLayer, ParsedMap, TileLayer, ObjectShape } from '../../world/types';
 
 // ---------------------------------------------------------------------------------------------
 // tmx-parser (CommonJS, untyped): the shapes we read from it.
@@ -63,81 +64,91 @@ const FLIP_D = 0x20000000;
 const GID_MASK = 0x1fffffff;
 
 // ---------------------------------------------------------------------------------------------
-// Result
+// The strict scan. One implementation of every refusal, shared by the world reader (`readMap`,
+// below) and the map editor's reader (`readMapDoc` in tmx-doc.ts).
 
-export type ObjectShape = 'rect' | 'point' | 'ellipse' | 'polygon' | 'polyline' | 'text' | 'tile';
+export type TileEncoding = 'csv' | 'base64' | 'xml';
 
-export interface MapObject {
-	id: number | undefined;
-	name: string;
-	x: number;
-	y: number;
-	width: number;
-	height: number;
-	rotation: number;
-	shape: ObjectShape;
-	properties: Record<string, string>;
-	line: number;
+export interface ScannedTileset {
+	/** the map's <tileset> element (an external tileset's holds only firstgid and source) */
+	el: XmlElement;
+	firstGid: number;
+	/** an external tileset's source attribute, as written in the map */
+	source?: string;
+	/** image path relative to the base folder */
+	view: TilesetView;
 }
 
-export interface ObjectLayer {
-	name: string;
-	line: number;
-	/** the layer is drawn shifted (offsetx/offsety), which the world does not apply */
-	offset: boolean;
-	objects: MapObject[];
-}
-
-export interface TileLayer extends MapLayerView {
-	line: number;
-	offset: boolean;
-}
-
-export interface ParsedMap {
-	/** the map file, relative to the world folder */
-	file: string;
-	width: number;
-	height: number;
-	tileWidth: number;
-	tileHeight: number;
-	/** tile layers in drawing order */
-	tileLayers: TileLayer[];
-	objectLayers: ObjectLayer[];
-	tilesets: TilesetView[];
-}
-
-// ---------------------------------------------------------------------------------------------
-
-interface ScannedTileLayer {
+export interface ScannedTileLayer {
+	kind: 'tile';
+	el: XmlElement;
 	name: string;
 	line: number;
 	offset: boolean;
 	/** raw gids, flip flags included */
 	gids: Uint32Array;
+	encoding: TileEncoding;
+	compression?: 'zlib' | 'gzip';
 }
 
+export interface ScannedObjectLayer {
+	kind: 'object';
+	el: XmlElement;
+	layer: ObjectLayer;
+	/** the <object> element of each of `layer.objects`, same order */
+	objectEls: XmlElement[];
+}
+
+/** image layers: not drawn, kept as read */
+export interface ScannedOtherLayer {
+	kind: 'other';
+	el: XmlElement;
+}
+
+export type ScannedLayer = ScannedTileLayer | ScannedObjectLayer | ScannedOtherLayer;
+
+export interface MapScan {
+	/** the map file relative to the base folder */
+	file: string;
+	root: XmlElement;
+	width: number;
+	height: number;
+	tileWidth: number;
+	tileHeight: number;
+	tilesets: ScannedTileset[];
+	/** in document order */
+	layers: ScannedLayer[];
+}
+
+export interface ScanOptions {
+	/**
+	 * Accept tileset images outside the base folder (a map read to be imported; its files are
+	 * copied into the new world). Their paths then start with "../".
+	 */
+	outsideOk?: boolean;
+}
+
+/** A map file's path relative to `baseDir`, with forward slashes. */
+export const relativeTo = (baseDir: string, abs: string) => path.relative(baseDir, abs).split(path.sep).join('/');
+
 /**
- * Reads and checks `mapAbs`. Returns undefined (with errors recorded) when the map cannot be
- * represented; zone-level checks happen later, on the result.
+ * Parses and checks the text of the map `mapAbs`: everything the world cannot hold is recorded
+ * in `problems` with the file and line, and undefined comes back. Paths in problems and in the
+ * tileset views are relative to `baseDir` (the world folder).
  */
-export async function readMap(
+export async function scanMap(
+	xml: string,
 	mapAbs: string,
-	worldDir: string,
-	problems: ProblemList
-): Promise<ParsedMap | undefined> {
-	const rel = (abs: string) => path.relative(worldDir, abs).split(path.sep).join('/');
+	baseDir: string,
+	problems: ProblemList,
+	opts: ScanOptions = {}
+): Promise<MapScan | undefined> {
+	const rel = (abs: string) => relativeTo(baseDir, abs);
 	const file = rel(mapAbs);
 	const errorsBefore = problems.errors.length;
 	const err = (line: number | string | undefined, message: string, inFile = file) =>
 		problems.error(inFile, typeof line === 'number' ? lineWhere(line) : line, message);
 
-	let xml: string;
-	try {
-		xml = await readFile(mapAbs, 'utf8');
-	} catch (e) {
-		err(undefined, `cannot read the map file: ${(e as Error).message}`);
-		return undefined;
-	}
 	let root: XmlElement;
 	try {
 		root = parseXml(xml);
@@ -177,6 +188,17 @@ export async function readMap(
 		}
 		return v;
 	};
+	/** an optional id attribute: undefined when absent, else a positive whole number */
+	const idOf = (el: XmlElement, label: string): number | undefined => {
+		const raw = el.attrs.id;
+		if (raw === undefined) return undefined;
+		const v = Number(raw);
+		if (!Number.isInteger(v) || v <= 0) {
+			err(el.line, `${label}: id="${raw}" must be a positive whole number`);
+			return undefined;
+		}
+		return v;
+	};
 	const width = dim(root, 'width');
 	const height = dim(root, 'height');
 	const tileWidth = dim(root, 'tilewidth');
@@ -190,15 +212,15 @@ export async function readMap(
 	)
 		return undefined;
 
-	const tileLayers: ScannedTileLayer[] = [];
-	const objectLayers: ObjectLayer[] = [];
-	const tilesets: TilesetView[] = [];
+	const layers: ScannedLayer[] = [];
+	const tilesets: ScannedTileset[] = [];
 	const mapDir = path.dirname(mapAbs);
 
 	// ---- tile layers -------------------------------------------------------------------
 	const scanTileLayer = (el: XmlElement) => {
 		const name = el.attrs.name ?? '';
 		const label = `layer "${name}"`;
+		idOf(el, label);
 		if (
 			(el.attrs.width !== undefined && Number(el.attrs.width) !== width) ||
 			(el.attrs.height !== undefined && Number(el.attrs.height) !== height)
@@ -305,7 +327,16 @@ export async function readMap(
 			);
 			return;
 		}
-		tileLayers.push({ name, line: el.line, offset: hasOffset(el), gids });
+		layers.push({
+			kind: 'tile',
+			el,
+			name,
+			line: el.line,
+			offset: hasOffset(el),
+			gids,
+			encoding: encoding === undefined ? 'xml' : encoding,
+			...(compression ? { compression: compression as 'zlib' | 'gzip' } : {})
+		});
 	};
 
 	// ---- object layers -----------------------------------------------------------------
@@ -321,11 +352,13 @@ export async function readMap(
 	};
 	const scanObjectLayer = (el: XmlElement) => {
 		const layer: ObjectLayer = { name: el.attrs.name ?? '', line: el.line, offset: hasOffset(el), objects: [] };
+		const objectEls: XmlElement[] = [];
+		idOf(el, `layer "${layer.name}"`);
 		for (const o of el.children) {
 			if (o.name !== 'object') continue;
-			const id = o.attrs.id !== undefined ? Number(o.attrs.id) : undefined;
 			const name = o.attrs.name ?? '';
-			const label = `layer "${layer.name}", object ${id ?? '?'}${name ? ` "${name}"` : ''}`;
+			const label = `layer "${layer.name}", object ${o.attrs.id ?? '?'}${name ? ` "${name}"` : ''}`;
+			const id = idOf(o, label);
 			if (o.attrs.template !== undefined) {
 				err(
 					o.line,
@@ -365,8 +398,9 @@ export async function readMap(
 				properties,
 				line: o.line
 			});
+			objectEls.push(o);
 		}
-		objectLayers.push(layer);
+		layers.push({ kind: 'object', el, layer, objectEls });
 	};
 
 	// ---- tilesets ------------------------------------------------------------------------
@@ -375,7 +409,7 @@ export async function readMap(
 		if (firstGid === undefined) return;
 		let ts = el;
 		let tsFile = file;
-		let baseDir = mapDir;
+		let baseTsDir = mapDir;
 		const source = el.attrs.source;
 		if (source !== undefined) {
 			const abs = path.resolve(mapDir, source);
@@ -411,7 +445,7 @@ export async function readMap(
 				err(ts.line, `not a Tiled tileset: the root element is <${ts.name}>`, tsFile);
 				return;
 			}
-			baseDir = path.dirname(abs);
+			baseTsDir = path.dirname(abs);
 		}
 		const name = ts.attrs.name ?? '';
 		const label = `tileset "${name}"`;
@@ -439,9 +473,9 @@ export async function readMap(
 			err(image.line, `${label}: <image> has no source (embedded image data is not supported)`, tsFile);
 			return;
 		}
-		const imgAbs = path.resolve(baseDir, imgSource);
+		const imgAbs = path.resolve(baseTsDir, imgSource);
 		const imgRel = rel(imgAbs);
-		if (imgRel.startsWith('../') || path.isAbsolute(imgRel)) {
+		if (!opts.outsideOk && (imgRel.startsWith('../') || path.isAbsolute(imgRel))) {
 			err(image.line, `${label}: image "${imgSource}" lies outside the world folder`, tsFile);
 			return;
 		}
@@ -480,17 +514,22 @@ export async function readMap(
 			return;
 		}
 		tilesets.push({
-			name,
+			el,
 			firstGid,
-			image: imgRel,
-			imageWidth,
-			imageHeight,
-			tileWidth: tw,
-			tileHeight: th,
-			columns,
-			tileCount,
-			margin,
-			spacing
+			...(source !== undefined ? { source } : {}),
+			view: {
+				name,
+				firstGid,
+				image: imgRel,
+				imageWidth,
+				imageHeight,
+				tileWidth: tw,
+				tileHeight: th,
+				columns,
+				tileCount,
+				margin,
+				spacing
+			}
 		});
 	};
 
@@ -506,11 +545,13 @@ export async function readMap(
 				scanObjectLayer(el);
 				break;
 			case 'imagelayer':
+				idOf(el, `image layer "${el.attrs.name ?? ''}"`);
 				problems.warn(
 					file,
 					lineWhere(el.line),
 					`image layer "${el.attrs.name ?? ''}" is not shown (only tile layers are drawn)`
 				);
+				layers.push({ kind: 'other', el });
 				break;
 			case 'group':
 				err(
@@ -525,27 +566,69 @@ export async function readMap(
 	if (problems.errors.length > errorsBefore) return undefined;
 
 	// every gid must belong to a tileset (checked on the scan, before tmx-parser maps gids)
-	const ranges = [...tilesets].sort((a, b) => a.firstGid - b.firstGid);
-	const count = width * height;
-	for (const layer of tileLayers) {
-		let bad = 0;
-		let first = -1;
-		for (let k = 0; k < count; k++) {
-			const g = layer.gids[k] & GID_MASK;
-			if (g === 0) continue;
-			let owner: TilesetView | undefined;
-			for (const r of ranges) if (r.firstGid <= g) owner = r;
-			if (!owner || g >= owner.firstGid + owner.tileCount) {
-				if (bad++ === 0) first = k;
-			}
-		}
+	const views = tilesets.map((t) => t.view);
+	for (const layer of layers) {
+		if (layer.kind !== 'tile') continue;
+		const bad = unknownGids(layer.gids, views);
 		if (bad)
 			err(
 				layer.line,
-				`layer "${layer.name}": ${bad} tile${bad === 1 ? '' : 's'} use${bad === 1 ? 's' : ''} a tile id no tileset defines (first at tile (${first % width}, ${Math.floor(first / width)}), gid ${layer.gids[first] & GID_MASK})`
+				`layer "${layer.name}": ${bad.count} tile${bad.count === 1 ? '' : 's'} use${bad.count === 1 ? 's' : ''} a tile id no tileset defines (first at tile (${bad.first % width}, ${Math.floor(bad.first / width)}), gid ${layer.gids[bad.first] & GID_MASK})`
 			);
 	}
 	if (problems.errors.length > errorsBefore) return undefined;
+	return { file, root, width, height, tileWidth, tileHeight, tilesets, layers };
+}
+
+/** Tiles whose gid (flip flags removed) no tileset defines: how many, and the index of the first. */
+export function unknownGids(
+	gids: ArrayLike<number>,
+	tilesets: readonly TilesetView[]
+): { count: number; first: number } | undefined {
+	const ranges = [...tilesets].sort((a, b) => a.firstGid - b.firstGid);
+	let count = 0;
+	let first = -1;
+	for (let k = 0; k < gids.length; k++) {
+		const g = gids[k] & GID_MASK;
+		if (g === 0) continue;
+		let owner: TilesetView | undefined;
+		for (const r of ranges) if (r.firstGid <= g) owner = r;
+		if (!owner || g >= owner.firstGid + owner.tileCount) {
+			if (count++ === 0) first = k;
+		}
+	}
+	return count ? { count, first } : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The world's reader
+
+/**
+ * Reads and checks `mapAbs`. Returns undefined (with errors recorded) when the map cannot be
+ * represented; zone-level checks happen later, on the result.
+ */
+export async function readMap(
+	mapAbs: string,
+	worldDir: string,
+	problems: ProblemList
+): Promise<ParsedMap | undefined> {
+	const file = relativeTo(worldDir, mapAbs);
+	const err = (line: number | undefined, message: string) => problems.error(file, lineWhere(line), message);
+
+	let xml: string;
+	try {
+		xml = await readFile(mapAbs, 'utf8');
+	} catch (e) {
+		err(undefined, `cannot read the map file: ${(e as Error).message}`);
+		return undefined;
+	}
+	const scan = await scanMap(xml, mapAbs, worldDir, problems);
+	if (!scan) return undefined;
+	const { width, height, tileWidth, tileHeight } = scan;
+	const tileLayers = scan.layers.filter((l): l is ScannedTileLayer => l.kind === 'tile');
+	const objectLayers = scan.layers.flatMap((l) => (l.kind === 'object' ? [l.layer] : []));
+	const tilesets = scan.tilesets.map((t) => t.view);
+	const count = width * height;
 
 	// ---- tmx-parser ------------------------------------------------------------------------
 	let parsed: TmxMap;

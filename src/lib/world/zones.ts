@@ -1,10 +1,9 @@
 // From map layers to the environment tree: sectors, arenas and game objects drawn as rectangles,
 // the collision grid, spawn points, walkable and access tiles (docs/world-format.md).
 
-import type { ArenaDef, ObjectDef, SectorDef, TilePoint } from '../../engine/types';
-import type { ProblemList } from './problems';
-import type { MapObject, ParsedMap } from './tmx';
-import type { ZoneRect, ZoneView } from './types';
+import type { ArenaDef, ObjectDef, SectorDef, TilePoint } from '../engine/types';
+import type { ProblemList, ProblemPlace } from './problems';
+import type { MapObject, ParsedMap, ZoneRect, ZoneView } from './types';
 
 export interface ZoneResult {
 	/** 1 = blocked, row-major */
@@ -25,6 +24,8 @@ interface Piece {
 	obj: MapObject;
 	rect: ZoneRect;
 	where: string;
+	/** the map object, for an editor to select */
+	at: ProblemPlace | undefined;
 }
 
 const ZONE_LAYERS = ['sectors', 'arenas', 'objects'] as const;
@@ -36,14 +37,22 @@ const KNOWN_PROPS: Record<ZoneLayer | 'spawns', string[]> = {
 	spawns: []
 };
 
+const idsOf = (pieces: Piece[]) => pieces.map((p) => p.obj.id ?? -1);
+
+const objAt = (o: MapObject): ProblemPlace | undefined => (o.id === undefined ? undefined : { kind: 'object', id: o.id });
+const zoneAt = (address: string): ProblemPlace => ({ kind: 'zone', address });
+
 const objWhere = (layer: string, o: MapObject) =>
-	`layer "${layer}", object ${o.id ?? '?'}${o.name ? ` "${o.name}"` : ''}, line ${o.line}`;
+	`layer "${layer}", object ${o.id ?? '?'}${o.name ? ` "${o.name}"` : ''}${o.line ? `, line ${o.line}` : ''}`;
+
+/** A layer's place: its line in the file, or its name when the map is not read from a file (line 0). */
+const layerWhere = (name: string, line: number) => (line ? `line ${line}` : `layer "${name}"`);
 
 export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult {
 	const { file, width: W, height: H, tileWidth: TW, tileHeight: TH } = map;
 	const N = W * H;
-	const err = (where: string | undefined, message: string) => problems.error(file, where, message);
-	const warn = (where: string | undefined, message: string) => problems.warn(file, where, message);
+	const err = (where: string | undefined, message: string, at?: ProblemPlace) => problems.error(file, where, message, at);
+	const warn = (where: string | undefined, message: string, at?: ProblemPlace) => problems.warn(file, where, message, at);
 	const tileName = (t: number) => `(${t % W}, ${Math.floor(t / W)})`;
 
 	// ---- layers by role ----------------------------------------------------------------------
@@ -52,26 +61,27 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 	const seeRole = (name: string, isTile: boolean, line: number, offset: boolean) => {
 		const lower = name.trim().toLowerCase();
 		if (!roles.includes(lower)) {
-			if (offset && isTile) warn(`line ${line}`, `layer "${name}" has an offset, which is not drawn`);
+			if (offset && isTile) warn(layerWhere(name, line), `layer "${name}" has an offset, which is not drawn`);
 			return;
 		}
 		if (offset)
-			err(`line ${line}`, `layer "${name}" is shifted (offsetx/offsety); remove the offset so it lines up with the tiles`);
+			err(layerWhere(name, line), `layer "${name}" is shifted (offsetx/offsety); remove the offset so it lines up with the tiles`);
 		if (name !== lower) {
-			err(`line ${line}`, `layer "${name}" must be named "${lower}" exactly (lowercase, no spaces)`);
+			err(layerWhere(name, line), `layer "${name}" must be named "${lower}" exactly (lowercase, no spaces)`);
 			return;
 		}
 		const wantTile = lower === 'collisions';
 		if (isTile !== wantTile)
-			err(`line ${line}`, `layer "${name}" must be ${wantTile ? 'a tile layer' : 'an object layer'}`);
-		if (found.has(lower)) err(`line ${line}`, `there are two layers named "${name}" (the first on line ${found.get(lower)})`);
+			err(layerWhere(name, line), `layer "${name}" must be ${wantTile ? 'a tile layer' : 'an object layer'}`);
+		if (found.has(lower))
+			err(layerWhere(name, line), `there are two layers named "${name}"${line ? ` (the first on line ${found.get(lower)})` : ''}`);
 		else found.set(lower, line);
 	};
 	for (const l of map.tileLayers) seeRole(l.name, true, l.line, l.offset);
 	for (const l of map.objectLayers) {
 		seeRole(l.name, false, l.line, l.offset);
 		if (!roles.includes(l.name.trim().toLowerCase()))
-			warn(`line ${l.line}`, `object layer "${l.name}" is not used (the map reads sectors, arenas, objects and spawns)`);
+			warn(layerWhere(l.name, l.line), `object layer "${l.name}" is not used (the map reads sectors, arenas, objects and spawns)`);
 	}
 	for (const need of ['sectors', 'arenas', 'spawns'])
 		if (!found.has(need)) err(undefined, `the map has no object layer named "${need}"`);
@@ -91,16 +101,17 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 
 	// ---- rectangles ----------------------------------------------------------------------------
 	const checkName = (layer: string, o: MapObject, where: string): boolean => {
+		const at = objAt(o);
 		if (o.name.trim() === '') {
-			err(where, `a ${layer === 'spawns' ? 'spawn' : 'zone'} needs a name`);
+			err(where, `a ${layer === 'spawns' ? 'spawn' : 'zone'} needs a name`, at);
 			return false;
 		}
 		if (o.name !== o.name.trim()) {
-			err(where, `name "${o.name}" starts or ends with a space`);
+			err(where, `name "${o.name}" starts or ends with a space`, at);
 			return false;
 		}
 		if (layer !== 'spawns' && o.name.includes(':')) {
-			err(where, `name "${o.name}" contains ":", which separates the parts of an address`);
+			err(where, `name "${o.name}" contains ":", which separates the parts of an address`, at);
 			return false;
 		}
 		const known = KNOWN_PROPS[layer as ZoneLayer | 'spawns'];
@@ -108,7 +119,8 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 			if (!known.includes(p))
 				warn(
 					where,
-					`unknown property "${p}"${known.length ? ` (${layer} read: ${known.join(', ')})` : ` (${layer} have no properties)`}`
+					`unknown property "${p}"${known.length ? ` (${layer} read: ${known.join(', ')})` : ` (${layer} have no properties)`}`,
+					at
 				);
 		return true;
 	};
@@ -117,17 +129,18 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 		const out: Piece[] = [];
 		for (const o of objectLayer(layer)) {
 			const where = objWhere(layer, o);
+			const at = objAt(o);
 			if (!checkName(layer, o, where)) continue;
 			if (o.shape !== 'rect') {
-				err(where, `a zone must be a rectangle, not ${o.shape === 'ellipse' ? 'an' : 'a'} ${o.shape === 'tile' ? 'tile object' : o.shape}`);
+				err(where, `a zone must be a rectangle, not ${o.shape === 'ellipse' ? 'an' : 'a'} ${o.shape === 'tile' ? 'tile object' : o.shape}`, at);
 				continue;
 			}
 			if (o.rotation !== 0) {
-				err(where, `a zone rectangle cannot be rotated (rotation=${o.rotation})`);
+				err(where, `a zone rectangle cannot be rotated (rotation=${o.rotation})`, at);
 				continue;
 			}
 			if (!(o.width > 0 && o.height > 0)) {
-				err(where, `the rectangle has no area (${o.width}x${o.height} px)`);
+				err(where, `the rectangle has no area (${o.width}x${o.height} px)`, at);
 				continue;
 			}
 			const fx = o.x / TW;
@@ -137,7 +150,8 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 			if (!near(fx) || !near(fy) || !near(fw) || !near(fh)) {
 				err(
 					where,
-					`the rectangle is not on tile boundaries (x=${o.x}, y=${o.y}, width=${o.width}, height=${o.height} px; tiles are ${TW}x${TH} px); turn on Snap to Grid in Tiled`
+					`the rectangle is not on tile boundaries (x=${o.x}, y=${o.y}, width=${o.width}, height=${o.height} px; tiles are ${TW}x${TH} px); turn on Snap to Grid in Tiled`,
+					at
 				);
 				continue;
 			}
@@ -145,11 +159,12 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 			if (rect.x < 0 || rect.y < 0 || rect.x + rect.w > W || rect.y + rect.h > H) {
 				err(
 					where,
-					`the rectangle (tiles ${rect.x}..${rect.x + rect.w - 1}, ${rect.y}..${rect.y + rect.h - 1}) lies outside the ${W}x${H} map`
+					`the rectangle (tiles ${rect.x}..${rect.x + rect.w - 1}, ${rect.y}..${rect.y + rect.h - 1}) lies outside the ${W}x${H} map`,
+					at
 				);
 				continue;
 			}
-			out.push({ name: o.name, obj: o, rect, where });
+			out.push({ name: o.name, obj: o, rect, where, at });
 		}
 		return out;
 	};
@@ -195,7 +210,8 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 					const first = g.pieces.find((p) => p.obj.properties[property] === g.value)!;
 					err(
 						other.where,
-						`duplicate ${layer.slice(0, -1)} "${label(g.name, g.parent)}": object ${first.obj.id ?? '?'} has ${property} "${g.value}" but object ${other.obj.id ?? '?'} has ${property} "${other.obj.properties[property]}"; rename one, or give them the same ${property}`
+						`duplicate ${layer.slice(0, -1)} "${label(g.name, g.parent)}": object ${first.obj.id ?? '?'} has ${property} "${g.value}" but object ${other.obj.id ?? '?'} has ${property} "${other.obj.properties[property]}"; rename one, or give them the same ${property}`,
+						zoneAt(label(g.name, g.parent))
 					);
 				}
 			}
@@ -217,14 +233,15 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 		const inside = [...share.keys()].filter((k) => k >= 0);
 		if (inside.length === 1 && !share.has(-1)) return inside[0];
 		if (inside.length === 0) {
-			err(p.where, `the rectangle is not inside any ${what}`);
+			err(p.where, `the rectangle is not inside any ${what}`, p.at);
 			return undefined;
 		}
-		if (inside.length === 1) err(p.where, `the rectangle is not entirely inside ${what} "${nameOf(inside[0])}"`);
+		if (inside.length === 1) err(p.where, `the rectangle is not entirely inside ${what} "${nameOf(inside[0])}"`, p.at);
 		else
 			err(
 				p.where,
-				`the rectangle spans ${inside.length} ${what}s (${inside.map((k) => `"${nameOf(k)}"`).join(', ')}); it must lie inside exactly one`
+				`the rectangle spans ${inside.length} ${what}s (${inside.map((k) => `"${nameOf(k)}"`).join(', ')}); it must lie inside exactly one`,
+				p.at
 			);
 		return inside.reduce((best, k) => (share.get(k)! > share.get(best)! ? k : best));
 	};
@@ -238,7 +255,7 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 			} else owner[t] = k;
 		}
 		for (const [prev, t] of clashes)
-			err(where, `${what}s "${nameOf(prev)}" and "${nameOf(k)}" overlap (first at tile ${tileName(t)})`);
+			err(where, `${what}s "${nameOf(prev)}" and "${nameOf(k)}" overlap (first at tile ${tileName(t)})`, zoneAt(nameOf(k)));
 	};
 
 	// ---- sectors --------------------------------------------------------------------------------
@@ -250,7 +267,7 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 		const rects = g.pieces.map((p) => p.rect);
 		const tiles = tilesOf(rects);
 		sectors.push({ name: g.name, kind: g.value ?? '', tiles, arenas: [] });
-		zones.push({ kind: 'sector', name: g.name, address: g.name, rects });
+		zones.push({ kind: 'sector', name: g.name, address: g.name, rects, ids: idsOf(g.pieces), value: g.value });
 		claim(sectorOf, tiles, si, 'sector', (k) => sectors[k].name, g.pieces[0].where);
 	});
 
@@ -282,7 +299,7 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 		};
 		arenas.push({ def, sector: g.parent, where: g.pieces[0].where });
 		sectors[g.parent].arenas.push(def);
-		zones.push({ kind: 'arena', name: g.name, address, rects });
+		zones.push({ kind: 'arena', name: g.name, address, rects, ids: idsOf(g.pieces) });
 		claim(arenaOf, tiles, ai, 'arena', (k) => arenas[k].def.address, g.pieces[0].where);
 	});
 
@@ -323,16 +340,17 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 		if (def.access.length === 0)
 			err(
 				g.pieces[0].where,
-				`object "${address}" is inside walls: no walkable tile of arena "${arena.def.address}" is on it or next to it`
+				`object "${address}" is inside walls: no walkable tile of arena "${arena.def.address}" is on it or next to it`,
+				zoneAt(address)
 			);
 		objects.push({ def, arena: g.parent, where: g.pieces[0].where });
 		arena.def.objects.push(def);
-		zones.push({ kind: 'object', name: g.name, address, rects });
+		zones.push({ kind: 'object', name: g.name, address, rects, ids: idsOf(g.pieces), value: def.defaultState });
 	}
 
-	for (const s of sectors) if (s.arenas.length === 0) warn(undefined, `sector "${s.name}" has no arenas`);
+	for (const s of sectors) if (s.arenas.length === 0) warn(undefined, `sector "${s.name}" has no arenas`, zoneAt(s.name));
 	for (const a of arenas)
-		if (a.def.walkable.length === 0) err(a.where, `arena "${a.def.address}" has no walkable tile`);
+		if (a.def.walkable.length === 0) err(a.where, `arena "${a.def.address}" has no walkable tile`, zoneAt(a.def.address));
 
 	// ---- reachability: 4-connected walkable areas ----------------------------------------------
 	const area = new Int32Array(N).fill(-1);
@@ -361,17 +379,26 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 	const reachable = (tiles: number[]) => tiles.some((t) => area[t] === main);
 	for (const a of arenas)
 		if (a.def.walkable.length && !reachable(a.def.walkable))
-			warn(a.where, `arena "${a.def.address}" cannot be reached: no walkable path leads to it from the main walkable area`);
+			warn(
+				a.where,
+				`arena "${a.def.address}" cannot be reached: no walkable path leads to it from the main walkable area`,
+				zoneAt(a.def.address)
+			);
 	for (const o of objects) {
 		const arenaOk = reachable(arenas[o.arena].def.walkable);
 		if (arenaOk && o.def.access.length && !reachable(o.def.access))
-			warn(o.where, `object "${o.def.address}" cannot be reached: its access tiles are cut off from the main walkable area`);
+			warn(
+				o.where,
+				`object "${o.def.address}" cannot be reached: its access tiles are cut off from the main walkable area`,
+				zoneAt(o.def.address)
+			);
 	}
 
 	// ---- spawns ---------------------------------------------------------------------------------
 	const spawns: Record<string, TilePoint> = {};
 	const spawnViews: { name: string; x: number; y: number }[] = [];
-	const spawnLine = new Map<string, number>();
+	/** spawn name -> the first object with it */
+	const spawnFirst = new Map<string, MapObject>();
 	for (const o of objectLayer('spawns')) {
 		const where = objWhere('spawns', o);
 		if (!checkName('spawns', o, where)) continue;
@@ -387,30 +414,32 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 			px = o.x + o.width / 2; // tile objects are anchored at their bottom-left corner
 			py = o.y - o.height / 2;
 		} else {
-			err(where, `a spawn must be a point or a rectangle, not a ${o.shape}`);
+			err(where, `a spawn must be a point or a rectangle, not a ${o.shape}`, objAt(o));
 			continue;
 		}
 		const x = Math.floor(px / TW);
 		const y = Math.floor(py / TH);
-		if (spawnLine.has(o.name)) {
-			err(where, `duplicate spawn "${o.name}" (the first is on line ${spawnLine.get(o.name)})`);
+		const first = spawnFirst.get(o.name);
+		if (first) {
+			const firstPlace = first.line ? `on line ${first.line}` : `object ${first.id ?? '?'}`;
+			err(where, `duplicate spawn "${o.name}" (the first is ${firstPlace})`, objAt(o));
 			continue;
 		}
-		spawnLine.set(o.name, o.line);
+		spawnFirst.set(o.name, o);
 		if (x < 0 || y < 0 || x >= W || y >= H) {
-			err(where, `spawn "${o.name}" at tile (${x}, ${y}) lies outside the ${W}x${H} map`);
+			err(where, `spawn "${o.name}" at tile (${x}, ${y}) lies outside the ${W}x${H} map`, objAt(o));
 			continue;
 		}
 		const t = y * W + x;
 		if (collision[t]) {
-			err(where, `spawn "${o.name}" at tile (${x}, ${y}) is on a blocked tile (collisions layer)`);
+			err(where, `spawn "${o.name}" at tile (${x}, ${y}) is on a blocked tile (collisions layer)`, { kind: 'tile', x, y });
 			continue;
 		}
 		if (main >= 0 && area[t] !== main)
-			warn(where, `spawn "${o.name}" at tile (${x}, ${y}) is cut off from the main walkable area`);
+			warn(where, `spawn "${o.name}" at tile (${x}, ${y}) is cut off from the main walkable area`, { kind: 'tile', x, y });
 		spawns[o.name] = { x, y };
 		spawnViews.push({ name: o.name, x, y });
 	}
 
-	return { collision, sectors, spawns, zones, spawnViews, walkable: walkableCount, spawnNames: new Set(spawnLine.keys()) };
+	return { collision, sectors, spawns, zones, spawnViews, walkable: walkableCount, spawnNames: new Set(spawnFirst.keys()) };
 }

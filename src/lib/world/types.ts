@@ -1,5 +1,5 @@
 // The map as the UI needs it (plain, JSON-serialisable data). Re-exported by load.ts.
-import type { WorldDef } from '../../engine/types';
+import type { WorldDef } from '../engine/types';
 import type { WorldProblem } from './problems';
 
 export interface MapLayerView {
@@ -44,6 +44,10 @@ export interface ZoneView {
 	name: string;
 	address: string;
 	rects: ZoneRect[];
+	/** ids of the map objects (rectangles) that make the zone, -1 for an object without an id */
+	ids: number[];
+	/** a sector's `kind` or an object's default state */
+	value?: string;
 }
 
 export interface MapView {
@@ -66,4 +70,47 @@ export interface LoadedWorld {
 	map: MapView;
 	/** problems that do not stop the world from running */
 	warnings: WorldProblem[];
+}
+
+// ---- the map as read from a .tmx (zones.ts works on this) -----------------------------------
+
+export type ObjectShape = 'rect' | 'point' | 'ellipse' | 'polygon' | 'polyline' | 'text' | 'tile';
+
+export interface MapObject {
+	id: number | undefined;
+	name: string;
+	x: number;
+	y: number;
+	width: number;
+	height: number;
+	rotation: number;
+	shape: ObjectShape;
+	properties: Record<string, string>;
+	line: number;
+}
+
+export interface ObjectLayer {
+	name: string;
+	line: number;
+	/** the layer is drawn shifted (offsetx/offsety), which the world does not apply */
+	offset: boolean;
+	objects: MapObject[];
+}
+
+export interface TileLayer extends MapLayerView {
+	line: number;
+	offset: boolean;
+}
+
+export interface ParsedMap {
+	/** the map file, relative to the world folder */
+	file: string;
+	width: number;
+	height: number;
+	tileWidth: number;
+	tileHeight: number;
+	/** tile layers in drawing order */
+	tileLayers: TileLayer[];
+	objectLayers: ObjectLayer[];
+	tilesets: TilesetView[];
 }

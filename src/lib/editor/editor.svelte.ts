@@ -1,0 +1,299 @@
+// The world editor's document state: the map being edited, its undo history, the selection and
+// the active tool. Every change goes through here, so the map canvas, the layer panel and the
+// environment-tree graph stay views of one document. Tile painting mutates the layer's data in
+// place (a stroke is one history entry holding each cell's before and after); every other edit
+// replaces the layer list (see edits.ts) and keeps the lists before and after.
+
+import { analyseDoc, type DocTileLayer, type MapDoc, type ZoneKind } from '../world/doc';
+import type { ZoneRect, ZoneView } from '../world/types';
+import * as E from './edits';
+
+export type Tool = 'brush' | 'rect' | 'fill' | 'eraser' | 'eyedropper' | 'collision' | 'zone' | 'spawn' | 'select' | 'pan';
+
+export type Selection =
+	| { kind: 'zone'; address: string; zoneKind: ZoneKind }
+	| { kind: 'spawn'; id: number }
+	| null;
+
+interface PaintEntry {
+	type: 'paint';
+	label: string;
+	layerId: number;
+	/** cell index -> [before, after] */
+	cells: Map<number, [number, number]>;
+}
+
+interface ShapeEntry {
+	type: 'shape';
+	label: string;
+	before: E.DocShape;
+	after: E.DocShape;
+}
+
+type Entry = (PaintEntry | ShapeEntry) & { serial: number };
+
+/** Tells a view which cells of which layer changed, so it can redraw just those. */
+export type TileListener = (layerId: number, cells: Iterable<number>) => void;
+
+export class EditorState {
+	doc = $state.raw() as MapDoc;
+	/** bumps on every change, including each painted cell */
+	revision = $state(0);
+	/** bumps when the zones or collisions may have changed (structural edits, end of a stroke) */
+	private structureRevision = $state(0);
+	tool = $state<Tool>('brush');
+	/** gid the brush, rectangle and fill tools paint */
+	brushGid = $state(1);
+	activeLayerId = $state<number | null>(null);
+	selection = $state<Selection>(null);
+	/** the last edit refused, with why */
+	message = $state<string | null>(null);
+
+	private undoStack = $state.raw<Entry[]>([]);
+	private redoStack = $state.raw<Entry[]>([]);
+	private stroke: PaintEntry | null = null;
+	private serial = 0;
+	private savedSerial = $state(0);
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- listeners are called, not rendered
+	private readonly tileListeners = new Set<TileListener>();
+
+	/** Zones, collisions, spawns and problems as a run would read the map now. */
+	readonly analysis = $derived.by(() => {
+		void this.structureRevision;
+		return analyseDoc(this.doc);
+	});
+
+	constructor(doc: MapDoc) {
+		this.doc = doc;
+		const firstTile = doc.layers.find((l) => l.kind === 'tile' && l.name !== 'collisions') ?? doc.layers[0];
+		this.activeLayerId = firstTile?.id ?? null;
+		this.brushGid = doc.tilesets[0]?.firstGid ?? 1;
+	}
+
+	// ---- history ----------------------------------------------------------------------------------
+
+	get canUndo(): boolean {
+		return this.undoStack.length > 0;
+	}
+	get canRedo(): boolean {
+		return this.redoStack.length > 0;
+	}
+	get undoLabel(): string | undefined {
+		return this.undoStack.at(-1)?.label;
+	}
+	get redoLabel(): string | undefined {
+		return this.redoStack.at(-1)?.label;
+	}
+	/** unsaved changes: the history's top is not what was saved */
+	get dirty(): boolean {
+		return (this.undoStack.at(-1)?.serial ?? 0) !== this.savedSerial;
+	}
+
+	markSaved(): void {
+		this.savedSerial = this.undoStack.at(-1)?.serial ?? 0;
+	}
+
+	private push(entry: PaintEntry | ShapeEntry): void {
+		this.undoStack = [...this.undoStack, { ...entry, serial: ++this.serial }];
+		this.redoStack = [];
+		this.message = null;
+	}
+
+	undo(): void {
+		this.endStroke();
+		const entry = this.undoStack.at(-1);
+		if (!entry) return;
+		this.undoStack = this.undoStack.slice(0, -1);
+		this.apply(entry, 'before');
+		this.redoStack = [...this.redoStack, entry];
+	}
+
+	redo(): void {
+		this.endStroke();
+		const entry = this.redoStack.at(-1);
+		if (!entry) return;
+		this.redoStack = this.redoStack.slice(0, -1);
+		this.apply(entry, 'after');
+		this.undoStack = [...this.undoStack, entry];
+	}
+
+	private apply(entry: Entry, side: 'before' | 'after'): void {
+		if (entry.type === 'shape') {
+			this.setShape(side === 'before' ? entry.before : entry.after);
+			return;
+		}
+		const layer = this.tileLayer(entry.layerId);
+		if (!layer) return;
+		const k = side === 'before' ? 0 : 1;
+		for (const [i, pair] of entry.cells) layer.data[i] = pair[k];
+		this.revision++;
+		this.structureRevision++;
+		for (const l of this.tileListeners) l(entry.layerId, entry.cells.keys());
+	}
+
+	private get shape(): E.DocShape {
+		return { layers: this.doc.layers, nextLayerId: this.doc.nextLayerId, nextObjectId: this.doc.nextObjectId };
+	}
+
+	private setShape(shape: E.DocShape): void {
+		this.doc = { ...this.doc, ...shape };
+		if (this.activeLayerId !== null && !shape.layers.some((l) => l.id === this.activeLayerId))
+			this.activeLayerId = shape.layers.at(-1)?.id ?? null;
+		this.revision++;
+		this.structureRevision++;
+	}
+
+	/**
+	 * Runs a structural edit as one undo step. A refused edit (EditError) leaves the document as
+	 * it was and shows why; returns whether the edit happened.
+	 */
+	edit(label: string, change: (shape: E.DocShape) => E.DocShape): boolean {
+		this.endStroke();
+		const before = this.shape;
+		let after: E.DocShape;
+		try {
+			after = change(before);
+		} catch (e) {
+			if (!(e instanceof E.EditError)) throw e;
+			this.message = e.message;
+			return false;
+		}
+		if (after === before) return false;
+		this.push({ type: 'shape', label, before, after });
+		this.setShape(after);
+		return true;
+	}
+
+	// ---- painting ---------------------------------------------------------------------------------
+
+	onTiles(listener: TileListener): () => void {
+		this.tileListeners.add(listener);
+		return () => this.tileListeners.delete(listener);
+	}
+
+	tileLayer(id: number | null): DocTileLayer | undefined {
+		const l = this.doc.layers.find((x) => x.id === id);
+		return l?.kind === 'tile' ? l : undefined;
+	}
+
+	/** Starts a stroke on a tile layer: everything painted until `endStroke` is one undo step. */
+	beginStroke(layerId: number, label = 'Paint'): void {
+		this.endStroke();
+		if (!this.tileLayer(layerId)) {
+			this.message = 'choose a tile layer to paint on';
+			return;
+		}
+		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- history data, never rendered
+		this.stroke = { type: 'paint', label, layerId, cells: new Map() };
+	}
+
+	/** Paints cells of the current stroke. Returns how many cells changed. */
+	paint(cells: Iterable<number>, gid: number): number {
+		const stroke = this.stroke;
+		if (!stroke) return 0;
+		const layer = this.tileLayer(stroke.layerId);
+		if (!layer) return 0;
+		const changed: number[] = [];
+		const n = this.doc.width * this.doc.height;
+		for (const i of cells) {
+			if (i < 0 || i >= n || layer.data[i] === gid) continue;
+			const had = stroke.cells.get(i);
+			stroke.cells.set(i, [had ? had[0] : layer.data[i], gid]);
+			layer.data[i] = gid;
+			changed.push(i);
+		}
+		if (changed.length) {
+			this.revision++;
+			for (const l of this.tileListeners) l(stroke.layerId, changed);
+		}
+		return changed.length;
+	}
+
+	endStroke(): void {
+		const stroke = this.stroke;
+		this.stroke = null;
+		if (!stroke) return;
+		for (const [i, [before, after]] of stroke.cells) if (before === after) stroke.cells.delete(i);
+		if (stroke.cells.size === 0) return;
+		this.push(stroke);
+		this.structureRevision++;
+	}
+
+	get painting(): boolean {
+		return this.stroke !== null;
+	}
+
+	/** Paints `cells` as one undo step (rectangle, fill). */
+	paintAll(layerId: number, cells: Iterable<number>, gid: number, label: string): number {
+		this.beginStroke(layerId, label);
+		const n = this.paint(cells, gid);
+		this.endStroke();
+		return n;
+	}
+
+	/** The collisions layer, made (hidden) when the map has none; its id. */
+	collisionLayerId(): number {
+		const existing = this.doc.layers.find((l) => l.kind === 'tile' && l.name === 'collisions');
+		if (existing) return existing.id;
+		this.edit('Add collisions layer', (s) => E.ensureCollisionLayer(s, this.doc).shape);
+		return this.doc.layers.find((l) => l.kind === 'tile' && l.name === 'collisions')!.id;
+	}
+
+	// ---- zones and spawns ---------------------------------------------------------------------------
+
+	zone(address: string): ZoneView | undefined {
+		return this.analysis.zones.find((z) => z.address === address);
+	}
+
+	/** Adds a zone rectangle; returns its object id (undefined when refused). */
+	addZone(kind: ZoneKind, name: string, rect: ZoneRect, value?: string): number | undefined {
+		let id: number | undefined;
+		this.edit(`Add ${kind} "${name}"`, (s) => {
+			const r = E.addZoneRect(s, this.doc, kind, name, rect, value);
+			id = r.id;
+			return r.shape;
+		});
+		return id;
+	}
+
+	renameZone(address: string, name: string): boolean {
+		const zone = this.zone(address);
+		if (!zone) return false;
+		const ok = this.edit(`Rename ${zone.kind} "${zone.name}" to "${name.trim()}"`, (s) => E.renameZone(s, zone, name));
+		if (ok && this.selection?.kind === 'zone' && this.selection.address === address) {
+			const parent = address.split(':').slice(0, -1);
+			this.selection = { ...this.selection, address: [...parent, name.trim()].join(':') };
+		}
+		return ok;
+	}
+
+	setZoneValue(address: string, value: string): boolean {
+		const zone = this.zone(address);
+		if (!zone) return false;
+		return this.edit(`Set ${E.ZONE_VALUE_PROPERTY[zone.kind] ?? 'value'} of "${zone.name}"`, (s) => E.setZoneValue(s, zone, value));
+	}
+
+	deleteZone(address: string): boolean {
+		const zone = this.zone(address);
+		if (!zone) return false;
+		const ok = this.edit(`Delete ${zone.kind} "${zone.name}"`, (s) => E.deleteZone(s, zone, this.analysis.zones));
+		if (ok) this.selection = null;
+		return ok;
+	}
+
+	addSpawn(name: string, x: number, y: number): number | undefined {
+		let id: number | undefined;
+		this.edit(`Add spawn "${name}"`, (s) => {
+			const r = E.addSpawn(s, this.doc, name, x, y);
+			id = r.id;
+			return r.shape;
+		});
+		return id;
+	}
+
+	/** The zone or spawn names in use, for picking fresh ones. */
+	namesOf(kind: ZoneKind | 'spawn'): string[] {
+		if (kind === 'spawn') return E.spawnsOf(this.doc).map((s) => s.name);
+		return this.analysis.zones.filter((z) => z.kind === kind).map((z) => z.name);
+	}
+}

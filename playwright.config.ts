@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,11 @@ function freePort(): Promise<number> {
 // so every process agrees on one port and one data folder.
 process.env.SIMULACRA_E2E_PORT ??= String(await freePort());
 process.env.SIMULACRA_E2E_HOME ??= mkdtempSync(path.join(tmpdir(), 'simulacra-e2e-'));
+// The editor tests change and create worlds: they work on a copy of worlds/, inside the data folder.
+if (!process.env.SIMULACRA_E2E_WORLDS) {
+	process.env.SIMULACRA_E2E_WORLDS = path.join(process.env.SIMULACRA_E2E_HOME, 'worlds');
+	cpSync('worlds', process.env.SIMULACRA_E2E_WORLDS, { recursive: true });
+}
 const port = Number(process.env.SIMULACRA_E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
@@ -67,6 +72,7 @@ export default defineConfig({
 			PORT: String(port),
 			// Tests never read or write the user's own runs and settings.
 			SIMULACRA_HOME: process.env.SIMULACRA_E2E_HOME,
+			SIMULACRA_WORLDS: process.env.SIMULACRA_E2E_WORLDS,
 			// A build of its own: a studio already running from build/ keeps working.
 			SIMULACRA_BUILD_DIR: '.svelte-kit/e2e-build'
 		}

@@ -48,6 +48,8 @@ export class EditorState {
 	selection = $state<Selection>(null);
 	/** the last edit refused, with why */
 	message = $state<string | null>(null);
+	/** a request for the map to bring these tiles into view (a new object each time) */
+	focusRequest = $state.raw<ZoneRect | null>(null);
 
 	private undoStack = $state.raw<Entry[]>([]);
 	private redoStack = $state.raw<Entry[]>([]);
@@ -289,6 +291,23 @@ export class EditorState {
 			return r.shape;
 		});
 		return id;
+	}
+
+	/** Selects a zone and asks the map to show it. */
+	selectZone(address: string | null): void {
+		const zone = address ? this.zone(address) : undefined;
+		this.selection = zone ? { kind: 'zone', address: zone.address, zoneKind: zone.kind } : null;
+		if (zone) this.focus(zone.rects);
+	}
+
+	/** Asks the map to bring the tiles of `rects` into view. */
+	focus(rects: readonly ZoneRect[]): void {
+		if (!rects.length) return;
+		const x = Math.min(...rects.map((r) => r.x));
+		const y = Math.min(...rects.map((r) => r.y));
+		const w = Math.max(...rects.map((r) => r.x + r.w)) - x;
+		const h = Math.max(...rects.map((r) => r.y + r.h)) - y;
+		this.focusRequest = { x, y, w, h };
 	}
 
 	/** The zone or spawn names in use, for picking fresh ones. */

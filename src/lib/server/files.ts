@@ -3,7 +3,7 @@
 
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { projectRoot } from './paths';
+import { defaultWorldsDir } from './world/analyse';
 
 /** A refused or missing path; `status` is the HTTP status a route should answer with. */
 export class PathError extends Error {
@@ -139,7 +139,4 @@ export function contentTypeOf(file: string): string {
 }
 
 /** The folder holding the worlds: SIMULACRA_WORLDS when set, else `worlds/` of the project. */
-export function worldsDir(env: NodeJS.ProcessEnv = process.env): string {
-	const dir = env.SIMULACRA_WORLDS?.trim();
-	return dir ? path.resolve(dir) : path.join(projectRoot(), 'worlds');
-}
+export const worldsDir = defaultWorldsDir;

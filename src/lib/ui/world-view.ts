@@ -67,7 +67,7 @@ export function agentViews(def: WorldDef): AgentView[] {
 	});
 }
 
-export function sectorViews(def: WorldDef): SectorView[] {
+export function sectorViews(def: Pick<WorldDef, 'sectors'>): SectorView[] {
 	return def.sectors.map((s) => ({
 		name: s.name,
 		kind: s.kind,

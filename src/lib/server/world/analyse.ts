@@ -6,10 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PersonaDef, WorldDef } from '../../engine/types';
 import { ProblemList, type WorldProblem } from '../../world/problems';
-import { readManifest, readPersonas, readScenario, FieldChecker, suggest } from './manifest';
+import { readManifest, readPersonas, readScenario, FieldChecker, suggest, type PersonaFile } from './manifest';
 import { readMap } from './tmx';
 import { analyseZones, type ZoneResult } from '../../world/zones';
-import type { LoadedWorld, MapLayerView, MapView } from '../../world/types';
+import type { LoadedWorld, MapLayerView, MapView, ParsedMap } from '../../world/types';
 
 export interface WorldCounts {
 	sectors: number;
@@ -51,8 +51,10 @@ export function projectRoot(): string {
 	return (rootCache = process.cwd());
 }
 
+/** The worlds folder: SIMULACRA_WORLDS when set, else `worlds/` of the project. */
 export function defaultWorldsDir(): string {
-	return path.join(projectRoot(), 'worlds');
+	const dir = process.env.SIMULACRA_WORLDS?.trim();
+	return dir ? path.resolve(dir) : path.join(projectRoot(), 'worlds');
 }
 
 /**
@@ -81,7 +83,16 @@ function isDirectory(p: string): boolean {
 
 const emptyCounts = (): WorldCounts => ({ sectors: 0, arenas: 0, objects: 0, spawns: 0, personas: 0, walkable: 0 });
 
-export async function analyseWorld(nameOrPath: string, opts: { worldsDir?: string } = {}): Promise<Analysis> {
+export interface AnalyseOptions {
+	worldsDir?: string;
+	/**
+	 * The map to check instead of the saved map file (an editor's unsaved map, from
+	 * `parsedMapOf` in src/lib/world/doc.ts).
+	 */
+	map?: ParsedMap;
+}
+
+export async function analyseWorld(nameOrPath: string, opts: AnalyseOptions = {}): Promise<Analysis> {
 	const worldsDir = opts.worldsDir ?? defaultWorldsDir();
 	const dir = resolveWorldDir(nameOrPath, worldsDir);
 	const id = path.basename(dir);
@@ -118,8 +129,8 @@ export async function analyseWorld(nameOrPath: string, opts: { worldsDir?: strin
 	const { manifest, map: mapFile } = await readManifest(dir, problems);
 	let zones: ZoneResult | undefined;
 	let mapView: MapView | undefined;
-	if (mapFile) {
-		const parsed = await readMap(path.resolve(dir, mapFile), dir, problems);
+	if (mapFile || opts.map) {
+		const parsed = opts.map ?? (await readMap(path.resolve(dir, mapFile!), dir, problems));
 		if (parsed) {
 			zones = analyseZones(parsed, problems);
 			mapView = {
@@ -148,40 +159,22 @@ export async function analyseWorld(nameOrPath: string, opts: { worldsDir?: strin
 	counts.personas = personaStems.length;
 	const personas: PersonaDef[] = [];
 	const spawnUsers = new Map<string, string>();
+	const nameUsers = new Map<string, string>();
 	for (const pf of personaFiles) {
 		if (pf.def) personas.push(pf.def);
-		if (!zones) continue; // without a readable map there is nothing to check places against
-		const c = new FieldChecker(problems, pf);
-		const { home, spawn, knownPlaces } = pf.places;
-		const sectorNames = zones.sectors.map((x) => x.name);
-		if (home !== undefined) {
-			const [sectorName, arenaName] = home.split(':');
-			const sector = zones.sectors.find((s) => s.name === sectorName);
-			if (!sector) {
-				const s = suggest(sectorName, sectorNames);
-				c.error(['home'], `home "${home}": there is no sector "${sectorName}" on the map${s ? `; did you mean "${s}"?` : ''}`);
-			} else if (!sector.arenas.some((a) => a.name === arenaName)) {
-				const names = sector.arenas.map((a) => a.name);
-				c.error(
-					['home'],
-					`home "${home}": sector "${sectorName}" has no arena "${arenaName}" (its arenas: ${names.join(', ') || 'none'})`
+		const value = pf.doc.value as { name?: unknown } | null;
+		const name = value && typeof value === 'object' && typeof value.name === 'string' ? value.name.trim() : '';
+		if (name) {
+			const other = nameUsers.get(name.toLowerCase());
+			if (other !== undefined)
+				new FieldChecker(problems, pf).error(
+					['name'],
+					`duplicate persona name "${name}": ${other}.json has it too; agents are told apart by name`
 				);
-			}
+			else nameUsers.set(name.toLowerCase(), pf.stem);
 		}
-		if (spawn !== undefined) {
-			if (!zones.spawnNames.has(spawn)) {
-				const s = suggest(spawn, [...zones.spawnNames]);
-				c.error(['spawn'], `spawn "${spawn}" is not on the map's spawns layer${s ? `; did you mean "${s}"?` : ''}`);
-			} else if (spawnUsers.has(spawn))
-				c.warn(['spawn'], `spawn "${spawn}" is also used by ${spawnUsers.get(spawn)}; both start on one tile`);
-			else spawnUsers.set(spawn, pf.stem);
-		}
-		knownPlaces?.forEach((place, k) => {
-			if (!sectorNames.includes(place)) {
-				const s = suggest(place, sectorNames);
-				c.error(['knownPlaces', k], `known place "${place}" is not a sector on the map${s ? `; did you mean "${s}"?` : ''}`);
-			}
-		});
+		// without a readable map there is nothing to check places against
+		if (zones) checkPersonaPlaces(pf, zones, problems, spawnUsers);
 	}
 	personas.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
@@ -217,4 +210,47 @@ export async function analyseWorld(nameOrPath: string, opts: { worldsDir?: strin
 		settings: manifest.settings
 	};
 	return done({ dir, def, map: mapView, warnings: problems.warnings });
+}
+
+/**
+ * The places a persona names (home, spawn, known places) against the map's zones. `spawnUsers`
+ * (spawn name -> persona id) collects who starts where, to warn about two on one spawn.
+ */
+export function checkPersonaPlaces(
+	pf: PersonaFile,
+	zones: ZoneResult,
+	problems: ProblemList,
+	spawnUsers = new Map<string, string>()
+): void {
+	const c = new FieldChecker(problems, pf);
+	const { home, spawn, knownPlaces } = pf.places;
+	const sectorNames = zones.sectors.map((x) => x.name);
+	if (home !== undefined) {
+		const [sectorName, arenaName] = home.split(':');
+		const sector = zones.sectors.find((s) => s.name === sectorName);
+		if (!sector) {
+			const s = suggest(sectorName, sectorNames);
+			c.error(['home'], `home "${home}": there is no sector "${sectorName}" on the map${s ? `; did you mean "${s}"?` : ''}`);
+		} else if (!sector.arenas.some((a) => a.name === arenaName)) {
+			const names = sector.arenas.map((a) => a.name);
+			c.error(
+				['home'],
+				`home "${home}": sector "${sectorName}" has no arena "${arenaName}" (its arenas: ${names.join(', ') || 'none'})`
+			);
+		}
+	}
+	if (spawn !== undefined) {
+		if (!zones.spawnNames.has(spawn)) {
+			const s = suggest(spawn, [...zones.spawnNames]);
+			c.error(['spawn'], `spawn "${spawn}" is not on the map's spawns layer${s ? `; did you mean "${s}"?` : ''}`);
+		} else if (spawnUsers.has(spawn))
+			c.warn(['spawn'], `spawn "${spawn}" is also used by ${spawnUsers.get(spawn)}; both start on one tile`);
+		else spawnUsers.set(spawn, pf.stem);
+	}
+	knownPlaces?.forEach((place, k) => {
+		if (!sectorNames.includes(place)) {
+			const s = suggest(place, sectorNames);
+			c.error(['knownPlaces', k], `known place "${place}" is not a sector on the map${s ? `; did you mean "${s}"?` : ''}`);
+		}
+	});
 }

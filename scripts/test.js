@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: the one gate, the same on a laptop and in CI. Types, lint, unit tests, then the
-// browser flows; stops at the first failing step.
+// `npm test`: the one gate, the same on a laptop and in CI. Types, lint, the system programs the
+// tests drive (Chromium, Tiled), unit tests, then the browser flows; stops at the first failing
+// step.
 
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -17,8 +18,8 @@ const STEPS = [
 		cmd: [bin('svelte-check', 'bin/svelte-check'), '--tsconfig', './tsconfig.json', '--threshold', 'error', '--output', 'human']
 	},
 	{ name: 'lint', what: 'eslint', cmd: [bin('eslint', 'bin/eslint.js'), '.'] },
+	{ name: 'tools', what: 'check for Chromium and Tiled', cmd: [path.join(ROOT, 'scripts', 'ensure-tools.js')] },
 	{ name: 'unit', what: 'vitest', cmd: [bin('vitest', 'vitest.mjs'), 'run'] },
-	{ name: 'browser', what: 'check for Chromium', cmd: [path.join(ROOT, 'scripts', 'ensure-chromium.js')] },
 	{ name: 'e2e', what: 'playwright', cmd: [bin('@playwright/test', 'cli.js'), 'test'] }
 ];
 

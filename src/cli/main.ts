@@ -10,7 +10,9 @@ import { createModel, type ModelChoice } from '../lib/server/run/models';
 import { listRuns, loadState, openRun, resumeRun, startRun, stateHash, type RunSummary } from '../lib/server/run/runner';
 import { findAgent, listRetrievals, retrievalTable } from '../lib/server/run/traces';
 import { checkWorld, formatWorldTree, worldTreeJson } from '../lib/server/world/check';
+import { importMap } from '../lib/server/world/import';
 import { loadWorld } from '../lib/server/world/load';
+import { WorldError, formatProblem } from '../lib/world/problems';
 
 const HELP = `Simulacra Studio command line
 
@@ -22,6 +24,8 @@ const HELP = `Simulacra Studio command line
   inspect RUN --step N   the state after N steps: time, stateHash, agents
   world check W|PATH     validate a world; exit 1 when it has errors
   world tree W           the environment tree (world -> sector -> arena -> object)
+  world import PATH --name NAME
+                         make a new world from a Tiled map (.tmx, .tmj or .json)
   runs                   list runs
   retrievals RUN --agent NAME [--step N]
                          the agent's retrievals (id, step, purpose, query)
@@ -128,6 +132,7 @@ async function main(argv: string[]): Promise<number> {
 			object: { type: 'string' },
 			state: { type: 'string' },
 			weights: { type: 'string' },
+			name: { type: 'string' },
 			remember: { type: 'boolean', default: false },
 			help: { type: 'boolean', short: 'h', default: false }
 		}
@@ -226,7 +231,31 @@ async function main(argv: string[]): Promise<number> {
 				print(out, worldTreeJson(def), () => formatWorldTree(def));
 				return 0;
 			}
-			throw new UsageError(`unknown world command "${sub ?? ''}" (check or tree)`);
+			if (sub === 'import') {
+				if (!target) throw new UsageError('world import needs the path of a Tiled map (.tmx, .tmj or .json)');
+				const name = need(values.name, 'world import needs --name NAME (the new world\'s folder name)');
+				try {
+					const report = await importMap(target, { name });
+					print(out, report, () =>
+						[
+							`imported ${target} as world "${report.world}" (${report.dir})`,
+							`  map ${report.map}`,
+							...report.layers.map((l) => `  layer ${l.name} (${l.kind}): ${l.role === 'none' ? 'not used' : l.role}`),
+							`  ${report.zones.sectors} sectors, ${report.zones.arenas} arenas, ${report.zones.objects} objects, ${report.zones.spawns} spawns`,
+							...report.warnings.map((w) => `  warning: ${w}`)
+						].join('\n')
+					);
+					return 0;
+				} catch (e) {
+					if (!(e instanceof WorldError)) throw e;
+					// one line per problem (the error's own message repeats them)
+					const error = `cannot import ${target}: ${e.problems.length} problem${e.problems.length === 1 ? '' : 's'}`;
+					if (out.json) process.stdout.write(JSON.stringify({ ok: false, error, problems: e.problems }, null, 2) + '\n');
+					else process.stderr.write(`error: ${error}\n${e.problems.map((p) => `  ${formatProblem(p)}\n`).join('')}`);
+					return 1;
+				}
+			}
+			throw new UsageError(`unknown world command "${sub ?? ''}" (check, tree or import)`);
 		}
 		case 'runs': {
 			const runs = listRuns();

@@ -4,7 +4,8 @@
 // with parseInt and reads malformed XML leniently. So the raw XML is scanned first with our own
 // strict reader: anything tmx-parser cannot represent is refused with the feature and the
 // line, and zone geometry comes from the scan. tmx-parser's tile data is cross-checked against
-// the scan's own decoding, so a silent misreading cannot reach the world.
+// the scan's own decoding, so a silent misreading cannot reach the world. The scan (`scanMap`)
+// is also what the map editor reads through (tmx-doc.ts), so both refuse the same things.
 
 import { readFile, open } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -13,7 +14,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { parseXml, XmlSyntaxError, type XmlElement } from '../../world/xml';
 import { lineWhere, type ProblemList } from '../../world/problems';
-import type { MapObject, ObjectLayer, ObjectShape, ParsedMap, TileLayer, TilesetView } from '../../world/types';
+import type { ObjectLayer, ObjectShape, ParsedMap, TileLayer, TilesetView } from '../../world/types';
 export type { MapObject, ObjectLayer, ParsedMap, TileLayer, ObjectShape } from '../../world/types';
 
 // ---------------------------------------------------------------------------------------------

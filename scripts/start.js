@@ -124,6 +124,8 @@ async function main() {
 	const port = await choosePort(host);
 	process.env.HOST = host;
 	process.env.PORT = String(port);
+	// A 140x100 map with many layers is a few MB of JSON when the editor saves it.
+	process.env.BODY_SIZE_LIMIT ??= '64M';
 
 	const { server } = await import(pathToFileURL(BUILD_ENTRY).href);
 	const http = server.server;

@@ -4,6 +4,8 @@
 import type { AgentView } from './engine/sim';
 import type { ConversationRecord, DayPlan, StepEvent } from './engine/state';
 import type { RetrievalWeights, Settings } from './engine/types';
+import type { MapDoc } from './world/doc';
+import type { WorldProblem } from './world/problems';
 
 export type RunStatus = 'running' | 'paused' | 'done' | 'interrupted' | 'failed';
 
@@ -205,6 +207,89 @@ export interface InputResult {
 	queued: boolean;
 	/** the step at which the inputs apply */
 	step: number;
+}
+
+// ---- worlds (the world editor) ----------------------------------------------------------------
+// Errors of these endpoints answer { message, problems? } (ApiErrorBody) with 400, 404, 409 or 413.
+
+export interface ApiErrorBody {
+	message: string;
+	/** what is wrong, each with its file, place and (`at`) the place an editor can show */
+	problems?: WorldProblem[];
+}
+
+/** GET /api/worlds -> WorldListing[] */
+export interface WorldListing {
+	id: string;
+	name: string;
+}
+
+/**
+ * POST /api/worlds body -> 201 WorldListing. A copy of the world `from`, or an empty map of
+ * width x height tiles (default 40x30). `id`: lowercase letters, digits, "-", "_".
+ */
+export interface CreateWorldRequest {
+	id: string;
+	name: string;
+	from?: string;
+	width?: number;
+	height?: number;
+}
+
+/** GET /api/worlds/:world/map -> MapResponse; PUT body: MapResponse -> SaveMapResult */
+export interface MapResponse {
+	doc: MapDoc;
+}
+
+/** POST /api/worlds/:world/check (body { doc? }) -> WorldChecks: a run's checks of the world */
+export interface WorldChecks {
+	errors: WorldProblem[];
+	warnings: WorldProblem[];
+}
+
+/** The map was saved; `ok` when the saved world has no errors, which are listed. */
+export interface SaveMapResult extends WorldChecks {
+	ok: boolean;
+}
+
+/**
+ * GET/PUT /api/worlds/:world/settings: world.json as it is written (docs/world-format.md).
+ * PUT answers SaveSettingsResult; invalid settings answer 400 with problems, file unchanged.
+ */
+export interface WorldSettingsDoc {
+	name?: string;
+	map?: string;
+	/** YYYY-MM-DDTHH:MM:SS, game time */
+	start?: string;
+	secondsPerStep?: number;
+	defaults?: {
+		perception?: Partial<Settings['perception']>;
+		retrieval?: { weights?: Partial<RetrievalWeights>; decay?: number; topK?: number };
+		reflection?: Partial<Settings['reflection']>;
+		conversation?: Partial<Settings['conversation']>;
+	};
+	[key: string]: unknown;
+}
+
+export interface SaveSettingsResult {
+	settings: WorldSettingsDoc;
+	warnings: WorldProblem[];
+}
+
+/** GET /api/worlds/:world/personas -> PersonaEntry[] (sorted by id) */
+export interface PersonaEntry {
+	/** the file name without .json */
+	id: string;
+	/** the file's JSON object as written; null when the file is not a JSON object */
+	persona: Record<string, unknown> | null;
+}
+
+/** PUT /api/worlds/:world/personas/:id (body: the persona) -> SavePersonaResult */
+export interface SavePersonaResult {
+	persona: Record<string, unknown>;
+	/** the file did not exist before */
+	created: boolean;
+	warnings: WorldProblem[];
 }
 
 export type { AgentView, ConversationRecord, DayPlan, RetrievalWeights, StepEvent };

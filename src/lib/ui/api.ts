@@ -3,20 +3,32 @@
 
 import type {
 	AgentDetail,
+	ApiErrorBody,
 	CallView,
 	ControlRequest,
+	CreateWorldRequest,
 	Frame,
 	InputRequest,
 	InputResult,
 	InterviewAnswer,
 	InterviewRequest,
+	MapResponse,
+	PersonaEntry,
 	RetrievalWeights,
 	RunInfo,
 	RunListing,
+	SaveMapResult,
+	SavePersonaResult,
+	SaveSettingsResult,
 	StartRunRequest,
-	Timeline
+	Timeline,
+	WorldChecks,
+	WorldListing,
+	WorldSettingsDoc
 } from '$lib/api-types';
 import type { RetrievalTable, TraceSummary } from '$lib/server/run/traces';
+import type { MapDoc } from '$lib/world/doc';
+import type { WorldProblem } from '$lib/world/problems';
 
 export type { RetrievalTable, TableRow, TraceSummary } from '$lib/server/run/traces';
 
@@ -123,3 +135,69 @@ export function createApi(f: Fetch = (...args) => fetch(...args)) {
 }
 
 export type Api = ReturnType<typeof createApi>;
+
+// ---- worlds (the world editor) ----------------------------------------------------------------
+
+/** A refused world edit: the server's message and the problems it found (each with its place). */
+export class ProblemsError extends ApiError {
+	constructor(
+		message: string,
+		status: number,
+		readonly problems: WorldProblem[]
+	) {
+		super(message, status);
+		this.name = 'ProblemsError';
+	}
+}
+
+async function worldRequest<T>(f: Fetch, url: string, method = 'GET', body?: unknown): Promise<T> {
+	let res: Response;
+	try {
+		res = await f(url, {
+			method,
+			...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+		});
+	} catch (err) {
+		throw new ApiError(`The studio server did not answer (${url}): ${err instanceof Error ? err.message : String(err)}`, 0);
+	}
+	if (res.ok) return (await res.json()) as T;
+	const text = await res.text().catch(() => '');
+	let parsed: Partial<ApiErrorBody> = {};
+	try {
+		parsed = JSON.parse(text) as Partial<ApiErrorBody>;
+	} catch {
+		// not JSON
+	}
+	const message = typeof parsed.message === 'string' ? parsed.message : text.trim() || `${res.status} ${res.statusText}`;
+	throw new ProblemsError(message, res.status, Array.isArray(parsed.problems) ? parsed.problems : []);
+}
+
+const worldUrl = (world: string) => `/api/worlds/${encodeURIComponent(world)}`;
+const defaultFetch: Fetch = (...args) => fetch(...args);
+
+/** The worlds folder's worlds. */
+export const listWorldEntries = (f: Fetch = defaultFetch) => worldRequest<WorldListing[]>(f, '/api/worlds');
+/** A new world, empty or a copy of `body.from`. Throws ProblemsError (409 when the id is taken). */
+export const createWorld = (body: CreateWorldRequest, f: Fetch = defaultFetch) =>
+	worldRequest<WorldListing>(f, '/api/worlds', 'POST', body);
+/** The world's map as an editable doc. */
+export const loadWorldMap = (world: string, f: Fetch = defaultFetch) =>
+	worldRequest<MapResponse>(f, `${worldUrl(world)}/map`).then((r) => r.doc);
+/** Saves the map; answers the checks of the saved world. */
+export const saveWorldMap = (world: string, doc: MapDoc, f: Fetch = defaultFetch) =>
+	worldRequest<SaveMapResult>(f, `${worldUrl(world)}/map`, 'PUT', { doc } satisfies MapResponse);
+/** The checks a run makes of the world, with `doc` instead of the saved map when given. */
+export const checkWorld = (world: string, doc?: MapDoc, f: Fetch = defaultFetch) =>
+	worldRequest<WorldChecks>(f, `${worldUrl(world)}/check`, 'POST', doc ? { doc } : {});
+export const loadWorldSettings = (world: string, f: Fetch = defaultFetch) =>
+	worldRequest<WorldSettingsDoc>(f, `${worldUrl(world)}/settings`);
+/** Writes world.json; ProblemsError (400) with the problems when the loader would refuse it. */
+export const saveWorldSettings = (world: string, settings: WorldSettingsDoc, f: Fetch = defaultFetch) =>
+	worldRequest<SaveSettingsResult>(f, `${worldUrl(world)}/settings`, 'PUT', settings);
+export const listPersonas = (world: string, f: Fetch = defaultFetch) =>
+	worldRequest<PersonaEntry[]>(f, `${worldUrl(world)}/personas`);
+/** Creates or replaces a persona; ProblemsError (400) with field-level problems when invalid. */
+export const savePersona = (world: string, id: string, persona: Record<string, unknown>, f: Fetch = defaultFetch) =>
+	worldRequest<SavePersonaResult>(f, `${worldUrl(world)}/personas/${encodeURIComponent(id)}`, 'PUT', persona);
+export const deletePersona = (world: string, id: string, f: Fetch = defaultFetch) =>
+	worldRequest<{ deleted: string }>(f, `${worldUrl(world)}/personas/${encodeURIComponent(id)}`, 'DELETE');

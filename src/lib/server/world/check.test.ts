@@ -170,7 +170,8 @@ describe('zones', () => {
 		expect(r.errors[0]).toEqual({
 			file: 'tiny.tmx',
 			where: `layer "arenas", object 6 "lawn", line ${tmxLine('<object id="6"')}`,
-			message: 'the rectangle (tiles 8..12, 5..9) lies outside the 12x10 map'
+			message: 'the rectangle (tiles 8..12, 5..9) lies outside the 12x10 map',
+			at: { kind: 'object', id: 6 }
 		});
 	});
 

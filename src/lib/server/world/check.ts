@@ -1,7 +1,7 @@
 // `world check`: every problem of a world folder at once, plus the environment tree.
 
 import type { WorldDef } from '../../engine/types';
-import { analyseWorld } from './analyse';
+import { analyseWorld, type AnalyseOptions } from './analyse';
 import type { WorldProblem } from '../../world/problems';
 
 export interface WorldCheck {
@@ -14,7 +14,7 @@ export interface WorldCheck {
 }
 
 /** Checks a world folder; never throws for bad input (problems come back in `errors`). */
-export async function checkWorld(nameOrPath: string, opts: { worldsDir?: string } = {}): Promise<WorldCheck> {
+export async function checkWorld(nameOrPath: string, opts: AnalyseOptions = {}): Promise<WorldCheck> {
 	try {
 		const a = await analyseWorld(nameOrPath, opts);
 		return { ok: a.errors.length === 0, world: a.id, errors: a.errors, warnings: a.warnings, counts: a.counts };

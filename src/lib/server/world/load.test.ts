@@ -147,7 +147,12 @@ describe('world names and paths', () => {
 		expect(err).toBeInstanceOf(WorldError);
 		const problems = (err as WorldError).problems;
 		expect(problems).toEqual([
-			{ file: 'world.json', where: 'line 5', message: '"secondsPerStep" must be a positive whole number, not -1' }
+			{
+				file: 'world.json',
+				where: 'line 5',
+				message: '"secondsPerStep" must be a positive whole number, not -1',
+				at: { kind: 'settings', field: 'secondsPerStep' }
+			}
 		]);
 		expect((err as Error).message).toContain('world.json (line 5): "secondsPerStep" must be a positive whole number');
 	});

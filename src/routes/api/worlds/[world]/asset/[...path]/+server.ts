@@ -1,16 +1,14 @@
 import { error } from '@sveltejs/kit';
 import { readFile } from 'node:fs/promises';
-import { contentTypeOf, PathError, resolveInside, worldsDir } from '$lib/server/files';
+import { contentTypeOf, PathError, worldsDir } from '$lib/server/files';
+import { EditError, resolveWorldFile } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 
 // Serves a file from inside one world folder (tileset images, the map, personas), nothing else.
 export const GET: RequestHandler = async ({ params, url }) => {
-	// Params arrive decoded; the raw path shows whether a separator was smuggled in encoded.
 	const raw = url.pathname.split('/asset/').slice(1).join('/asset/');
-	if (/%(2f|5c|00|25)/i.test(raw)) error(400, 'Encoded separators are not allowed in asset paths');
 	try {
-		const dir = await resolveInside(worldsDir(), params.world, 'directory');
-		const file = await resolveInside(dir, params.path, 'file');
+		const file = await resolveWorldFile(worldsDir(), params.world, params.path, raw);
 		const body = await readFile(file);
 		return new Response(new Uint8Array(body), {
 			headers: {
@@ -23,6 +21,7 @@ export const GET: RequestHandler = async ({ params, url }) => {
 		});
 	} catch (err) {
 		if (err instanceof PathError) error(err.status, err.status === 404 ? 'Not found' : err.message);
+		if (err instanceof EditError) error(err.status === 404 ? 404 : 400, err.status === 404 ? 'Not found' : err.message);
 		throw err;
 	}
 };

@@ -1,0 +1,569 @@
+// Changing worlds from the studio: creating a world (empty or copied), reading and saving its
+// map, settings (world.json) and personas, and the full check of a world with an unsaved map.
+// Everything is checked with the loader's own rules before anything is written, every write is
+// atomic (temporary file + rename), and every path from a request stays inside its world folder.
+
+import { randomBytes } from 'node:crypto';
+import { copyFile, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_SETTINGS } from '../../engine/types';
+import type {
+	CreateWorldRequest,
+	PersonaEntry,
+	SaveMapResult,
+	SavePersonaResult,
+	SaveSettingsResult,
+	WorldChecks
+} from '../../api-types';
+import { parsedMapOf, type MapDoc } from '../../world/doc';
+import type { ParsedMap } from '../../world/types';
+import { ProblemList, WorldError, type WorldProblem } from '../../world/problems';
+import { parseXml, type XmlElement } from '../../world/xml';
+import { analyseZones } from '../../world/zones';
+import { listWorlds, PathError, resolveInside, splitRelativePath, type WorldEntry } from '../files';
+import { projectRoot } from '../paths';
+import { analyseWorld, checkPersonaPlaces } from './analyse';
+import { checkManifest, checkPersonaFile, parseJsonFile } from './manifest';
+import { readMap } from './tmx';
+import { checkMapDoc, readMapDoc, saveMapDoc } from './tmx-doc';
+
+/** A refused request: the HTTP status, a message for the author and, when known, the problems. */
+export class EditError extends Error {
+	constructor(
+		readonly status: 400 | 404 | 409 | 413,
+		message: string,
+		readonly problems?: WorldProblem[]
+	) {
+		super(message);
+		this.name = 'EditError';
+	}
+}
+
+// ---- answers -----------------------------------------------------------------------------------
+
+/** The status and JSON body of an error answer: `{ message, problems? }`, never a stack trace. */
+export function errorBody(err: unknown): { status: number; body: { message: string; problems?: WorldProblem[] } } {
+	if (err instanceof EditError)
+		return { status: err.status, body: err.problems ? { message: err.message, problems: err.problems } : { message: err.message } };
+	if (err instanceof PathError) return { status: err.status, body: { message: err.message } };
+	if (err instanceof WorldError) {
+		const n = err.problems.length;
+		return { status: 400, body: { message: `the world has ${n} problem${n === 1 ? '' : 's'}`, problems: err.problems } };
+	}
+	console.error('World edit failed:', err);
+	return { status: 500, body: { message: `internal error: ${err instanceof Error ? err.message : String(err)}` } };
+}
+
+/** Runs a route handler: its value as JSON (with `status`), or the error answer. */
+export async function respond(fn: () => unknown, status = 200): Promise<Response> {
+	const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+	try {
+		return new Response(JSON.stringify(await fn()), { status, headers });
+	} catch (err) {
+		const e = errorBody(err);
+		return new Response(JSON.stringify(e.body), { status: e.status, headers });
+	}
+}
+
+/** A map of 140x100 tiles and ten layers is a few MB as JSON; this leaves room for far larger. */
+export const MAP_BODY_LIMIT = 64 * 1024 * 1024;
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** The JSON body of a request, read up to `limit` bytes ({} when empty). */
+export async function readJsonBody(request: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
+	const tooLarge = () => new EditError(413, `the request body is larger than ${limit} bytes`);
+	const declared = Number(request.headers.get('content-length'));
+	if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	if (request.body) {
+		const reader = request.body.getReader();
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			size += value.byteLength;
+			if (size > limit) {
+				await reader.cancel().catch(() => {});
+				throw tooLarge();
+			}
+			chunks.push(value);
+		}
+	}
+	const text = Buffer.concat(chunks).toString('utf8');
+	if (!text.trim()) return {};
+	try {
+		return JSON.parse(text);
+	} catch {
+		throw new EditError(400, 'the request body is not valid JSON');
+	}
+}
+
+// ---- names and folders -------------------------------------------------------------------------
+
+/** World ids: lowercase letters, digits, "-" and "_", starting with a letter or digit. */
+export const WORLD_ID = /^[a-z0-9][a-z0-9-_]{0,63}$/;
+/** Persona ids (file names without .json): also upper case, as hand-made worlds may have them. */
+export const PERSONA_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The real folder of a listed world (a folder of `worldsDir` with a world.json). 404 otherwise. */
+export async function worldDirOf(worldsDir: string, world: string): Promise<string> {
+	// Only folder names the listing shows are accepted: never a path, however it is spelled.
+	if (typeof world !== 'string' || !(await listWorlds(worldsDir)).some((w) => w.id === world))
+		throw new EditError(404, `No world "${String(world)}"`);
+	return resolveInside(worldsDir, world, 'directory');
+}
+
+/** Writes `text` to `abs` through a temporary file in the same folder, so readers never see half a file. */
+export async function writeFileAtomic(abs: string, text: string): Promise<void> {
+	const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${randomBytes(6).toString('hex')}.tmp`);
+	try {
+		await writeFile(tmp, text, { encoding: 'utf8', flag: 'wx' });
+		await rename(tmp, abs);
+	} catch (e) {
+		await rm(tmp, { force: true });
+		throw e;
+	}
+}
+
+/** A file of a listed world for the asset route: world and path checked, the real path returned. */
+export async function resolveWorldFile(worldsDir: string, world: string, relPath: string, rawPath = relPath): Promise<string> {
+	// Parameters arrive decoded; the raw path shows whether a separator was smuggled in encoded.
+	if (/%(2f|5c|00|25|2e)/i.test(rawPath)) throw new PathError(400, 'Encoded separators are not allowed in file paths');
+	const dir = await worldDirOf(worldsDir, world);
+	return resolveInside(dir, relPath, 'file');
+}
+
+// ---- worlds ------------------------------------------------------------------------------------
+
+/** Where a new empty world's tileset comes from: the tilesets of the bundled town. */
+export const TEMPLATE_TILESETS = () => path.join(projectRoot(), 'worlds', 'the-ville-3', 'tilesets');
+
+export const DEFAULT_START = '2023-02-13T07:00:00';
+const MAX_SIDE = 500;
+
+/**
+ * Creates `worlds/<id>/`: a copy of the world `from`, or an empty map of width x height
+ * (40x30 by default) with the template tileset, ground filled with its grass tile, empty
+ * collisions and the sectors, arenas, objects and spawns layers. The folder is built under a
+ * hidden name and renamed into place, so a failed creation leaves nothing behind.
+ */
+export async function createWorld(
+	worldsDir: string,
+	req: unknown,
+	opts: { templateTilesets?: string } = {}
+): Promise<WorldEntry> {
+	if (!isObject(req)) throw new EditError(400, 'the body must be an object { id, name, from?, width?, height? }');
+	const { id, name, from, width = 40, height = 30 } = req as Partial<CreateWorldRequest> & Record<string, unknown>;
+	for (const key of Object.keys(req))
+		if (!['id', 'name', 'from', 'width', 'height'].includes(key)) throw new EditError(400, `unknown field "${key}"`);
+	if (typeof id !== 'string' || !WORLD_ID.test(id))
+		throw new EditError(400, `the world id must be 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit (got ${JSON.stringify(id)})`);
+	if (typeof name !== 'string' || name.trim() === '') throw new EditError(400, 'the world needs a name');
+	if (from !== undefined && typeof from !== 'string') throw new EditError(400, '"from" must be the id of a world');
+	for (const [k, v] of [['width', width], ['height', height]] as const)
+		if (!(typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_SIDE))
+			throw new EditError(400, `"${k}" must be a whole number of tiles from 1 to ${MAX_SIDE} (got ${JSON.stringify(v)})`);
+
+	const root = await realpath(worldsDir).catch(() => {
+		throw new EditError(404, `the worlds folder ${worldsDir} does not exist`);
+	});
+	const target = path.join(root, id);
+	if (await lstat(target).catch(() => undefined)) throw new EditError(409, `a world "${id}" already exists`);
+	const source = from === undefined ? undefined : await worldDirOf(worldsDir, from);
+
+	const tmp = path.join(root, `.new-${id}-${randomBytes(6).toString('hex')}`);
+	try {
+		await mkdir(tmp);
+		if (source) {
+			await copyTree(source, tmp, source, '', 0);
+			await renameCopy(tmp, name);
+		} else await writeEmptyWorld(tmp, id, name, width, height, opts.templateTilesets ?? TEMPLATE_TILESETS());
+		if (await lstat(target).catch(() => undefined)) throw new EditError(409, `a world "${id}" already exists`);
+		await rename(tmp, target);
+	} catch (e) {
+		await rm(tmp, { recursive: true, force: true });
+		throw e;
+	}
+	return { id, name };
+}
+
+const isInside = (root: string, p: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
+/** Copies a world folder; links are followed only when they stay inside it. */
+async function copyTree(src: string, dest: string, root: string, rel: string, depth: number): Promise<void> {
+	if (depth > 32) throw new EditError(400, `refused to copy "${rel}": folders nest too deep (a link loop?)`);
+	for (const entry of (await readdir(src, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+		const from = path.join(src, entry.name);
+		const to = path.join(dest, entry.name);
+		const relName = rel ? `${rel}/${entry.name}` : entry.name;
+		let real = from;
+		if (entry.isSymbolicLink()) {
+			real = await realpath(from).catch(() => {
+				throw new EditError(400, `refused to copy "${relName}": it is a link to nothing`);
+			});
+			if (!isInside(root, real) || real === root)
+				throw new EditError(400, `refused to copy "${relName}": it is a link to a place outside the world folder`);
+		}
+		const info = await stat(real);
+		if (info.isDirectory()) {
+			await mkdir(to);
+			await copyTree(real, to, root, relName, depth + 1);
+		} else if (info.isFile()) await copyFile(real, to);
+		else throw new EditError(400, `refused to copy "${relName}": it is neither a file nor a folder`);
+	}
+}
+
+/** Gives a copied world its new name (world.json left as it is when it cannot be read). */
+async function renameCopy(dir: string, name: string): Promise<void> {
+	const file = path.join(dir, 'world.json');
+	let value: unknown;
+	try {
+		value = JSON.parse(await readFile(file, 'utf8'));
+	} catch {
+		return; // the copy shows the same problem as the original
+	}
+	if (!isObject(value)) return;
+	await writeFileAtomic(file, jsonText({ ...value, name }));
+}
+
+const jsonText = (v: unknown) => JSON.stringify(v, null, '\t') + '\n';
+
+async function writeEmptyWorld(dir: string, id: string, name: string, width: number, height: number, template: string): Promise<void> {
+	const files = await readdir(template).catch(() => {
+		throw new EditError(409, `the template tileset folder ${template} is missing`);
+	});
+	const tsx = files.filter((f) => f.toLowerCase().endsWith('.tsx')).sort()[0];
+	if (!tsx) throw new EditError(409, `the template folder ${template} holds no .tsx tileset`);
+	await mkdir(path.join(dir, 'tilesets'));
+	for (const f of files) {
+		const info = await lstat(path.join(template, f));
+		if (info.isFile()) await copyFile(path.join(template, f), path.join(dir, 'tilesets', f));
+	}
+	const ts = parseXml(await readFile(path.join(template, tsx), 'utf8'));
+	const tw = Number(ts.attrs.tilewidth) || 32;
+	const th = Number(ts.attrs.tileheight) || 32;
+	const grass = grassTile(ts);
+	const mapFile = `${id}.tmx`;
+	const row = (gid: number) => Array.from({ length: width }, () => gid).join(',');
+	const csv = (gid: number) => Array.from({ length: height }, () => row(gid)).join(',\n');
+	const tmx = `<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.8" tiledversion="1.8.2" orientation="orthogonal" renderorder="right-down" width="${width}" height="${height}" tilewidth="${tw}" tileheight="${th}" infinite="0" nextlayerid="7" nextobjectid="1">
+ <tileset firstgid="1" source="tilesets/${tsx}"/>
+ <layer id="1" name="ground" width="${width}" height="${height}">
+  <data encoding="csv">
+${csv(grass + 1)}
+</data>
+ </layer>
+ <layer id="2" name="collisions" width="${width}" height="${height}" visible="0" opacity="0.5">
+  <data encoding="csv">
+${csv(0)}
+</data>
+ </layer>
+ <objectgroup id="3" name="sectors"/>
+ <objectgroup id="4" name="arenas"/>
+ <objectgroup id="5" name="objects"/>
+ <objectgroup id="6" name="spawns"/>
+</map>
+`;
+	await writeFile(path.join(dir, mapFile), tmx);
+	await writeFile(
+		path.join(dir, 'world.json'),
+		jsonText({ name, map: mapFile, start: DEFAULT_START, secondsPerStep: 10, defaults: DEFAULT_SETTINGS })
+	);
+	await mkdir(path.join(dir, 'personas'));
+	await writeFile(path.join(dir, 'scenario.json'), jsonText({ seeds: [], facts: [] }));
+}
+
+/** The local id of the tileset's tile named "grass" (its `name` property), else 0. */
+function grassTile(ts: XmlElement): number {
+	for (const tile of ts.children) {
+		if (tile.name !== 'tile') continue;
+		const props = tile.children.find((c) => c.name === 'properties')?.children ?? [];
+		if (props.some((p) => p.attrs.name === 'name' && /^grass$/i.test(p.attrs.value ?? p.text))) return Number(tile.attrs.id) || 0;
+	}
+	return 0;
+}
+
+// ---- the map -----------------------------------------------------------------------------------
+
+/** The map file named by world.json, checked to be a file inside the world folder. */
+export async function mapFileOf(worldDir: string): Promise<string> {
+	const problems = new ProblemList();
+	const text = await readFile(await resolveInside(worldDir, 'world.json'), 'utf8');
+	const f = parseJsonFile('world.json', text, problems);
+	const map = f && isObject(f.doc.value) ? f.doc.value.map : undefined;
+	if (typeof map !== 'string' || map.trim() === '')
+		throw new EditError(409, 'world.json names no map file; fix the world settings first', problems.errors.length ? problems.errors : undefined);
+	try {
+		await resolveInside(worldDir, map, 'file');
+	} catch (e) {
+		if (e instanceof PathError) throw new EditError(409, `the map "${map}" named by world.json is not a file inside the world folder`);
+		throw e;
+	}
+	return map;
+}
+
+export async function readWorldMap(worldsDir: string, world: string): Promise<MapDoc> {
+	const dir = await worldDirOf(worldsDir, world);
+	return readMapDoc(dir, await mapFileOf(dir));
+}
+
+/**
+ * Saves the map and answers the full check of the saved world. The doc must be the map that
+ * world.json names, and its tilesets must lie inside the world folder.
+ */
+export async function saveWorldMap(worldsDir: string, world: string, body: unknown): Promise<SaveMapResult> {
+	const dir = await worldDirOf(worldsDir, world);
+	const doc = docOfBody(body);
+	const file = await mapFileOf(dir);
+	if (doc.file !== file) throw new EditError(400, `the map to save is "${doc.file}" but world.json names "${file}"`);
+	await checkTilesetPaths(dir, doc);
+	await saveMapDoc(dir, doc);
+	const a = await analyseWorld(dir, { worldsDir });
+	return { ok: a.errors.length === 0, errors: a.errors, warnings: a.warnings };
+}
+
+/** The full check of a world (settings, personas, scenario, map), with `doc` standing for the saved map when given. */
+export async function checkWorldEdit(worldsDir: string, world: string, body: unknown): Promise<WorldChecks> {
+	const dir = await worldDirOf(worldsDir, world);
+	const docBody = isObject(body) ? body.doc : undefined;
+	let map: ParsedMap | undefined;
+	if (docBody !== undefined && docBody !== null) {
+		const doc = docOfBody({ doc: docBody });
+		// sizes, tile data and ids first: the zone analysis assumes a consistent map
+		const broken = checkMapDoc(structuredClone(doc));
+		if (broken.length) return { errors: broken, warnings: [] };
+		map = parsedMapOf(doc);
+	}
+	const a = await analyseWorld(dir, { worldsDir, map });
+	return { errors: a.errors, warnings: a.warnings };
+}
+
+/** `{ doc }` checked to be a MapDoc in shape (the values are checked when it is saved). */
+export function docOfBody(body: unknown): MapDoc {
+	const doc = isObject(body) ? body.doc : undefined;
+	const at = (where: string, what: string): never => {
+		throw new EditError(400, `the map sent is malformed: ${where} ${what}`);
+	};
+	const int = (v: unknown, where: string) => (typeof v === 'number' && Number.isInteger(v) ? v : at(where, 'must be a whole number'));
+	const num = (v: unknown, where: string) => (typeof v === 'number' && Number.isFinite(v) ? v : at(where, 'must be a number'));
+	const str = (v: unknown, where: string) => (typeof v === 'string' ? v : at(where, 'must be text'));
+	const attrs = (v: unknown, where: string) => {
+		if (!isObject(v)) at(where, 'must be an object of texts');
+		for (const [k, x] of Object.entries(v as object)) str(x, `${where}.${k}`);
+	};
+	const element = (v: unknown, where: string, depth = 0): void => {
+		if (depth > 64) at(where, 'nests too deep');
+		if (!isObject(v)) return void at(where, 'must be an XML element');
+		str(v.name, `${where}.name`);
+		attrs(v.attrs, `${where}.attrs`);
+		str(v.text, `${where}.text`);
+		num(v.line, `${where}.line`);
+		list(v.children, `${where}.children`).forEach((c, k) => element(c, `${where}.children[${k}]`, depth + 1));
+	};
+	const list = (v: unknown, where: string): unknown[] => (Array.isArray(v) ? v : at(where, 'must be a list'));
+	const elements = (v: unknown, where: string) => list(v, where).forEach((e, k) => element(e, `${where}[${k}]`));
+
+	if (!isObject(doc)) return at('"doc"', 'must be an object');
+	str(doc.file, 'file');
+	splitRelativePath(doc.file as string);
+	for (const k of ['width', 'height', 'tileWidth', 'tileHeight', 'nextLayerId', 'nextObjectId']) int(doc[k], k);
+	if ((doc.width as number) * (doc.height as number) > 4_000_000) at('the map', 'is larger than 4 million tiles');
+	attrs(doc.attrs, 'attrs');
+	elements(doc.properties, 'properties');
+	elements(doc.extra, 'extra');
+	list(doc.tilesets, 'tilesets').forEach((t, k) => {
+		const w = `tilesets[${k}]`;
+		if (!isObject(t)) return at(w, 'must be an object');
+		int(t.firstGid, `${w}.firstGid`);
+		if (t.source !== undefined) str(t.source, `${w}.source`);
+		if (t.xml !== undefined) element(t.xml, `${w}.xml`);
+		if (!isObject(t.view)) at(`${w}.view`, 'must be an object');
+		const view = t.view as Record<string, unknown>;
+		for (const f of ['name', 'image']) str(view[f], `${w}.view.${f}`);
+		for (const f of ['firstGid', 'imageWidth', 'imageHeight', 'tileWidth', 'tileHeight', 'columns', 'tileCount', 'margin', 'spacing'])
+			num(view[f], `${w}.view.${f}`);
+	});
+	list(doc.layers, 'layers').forEach((l, k) => {
+		const w = `layers[${k}]`;
+		if (!isObject(l)) return at(w, 'must be an object');
+		int(l.id, `${w}.id`);
+		str(l.name, `${w}.name`);
+		if (typeof l.visible !== 'boolean') at(`${w}.visible`, 'must be true or false');
+		num(l.opacity, `${w}.opacity`);
+		attrs(l.attrs, `${w}.attrs`);
+		elements(l.properties, `${w}.properties`);
+		if (l.kind === 'tile') {
+			str(l.encoding, `${w}.encoding`);
+			if (l.compression !== undefined) str(l.compression, `${w}.compression`);
+			list(l.data, `${w}.data`).forEach((g, n) => {
+				if (typeof g !== 'number') at(`${w}.data[${n}]`, 'must be a tile id');
+			});
+		} else if (l.kind === 'object')
+			list(l.objects, `${w}.objects`).forEach((o, n) => {
+				const ow = `${w}.objects[${n}]`;
+				if (!isObject(o)) return at(ow, 'must be an object');
+				int(o.id, `${ow}.id`);
+				str(o.name, `${ow}.name`);
+				for (const f of ['x', 'y', 'width', 'height']) num(o[f], `${ow}.${f}`);
+				attrs(o.attrs, `${ow}.attrs`);
+				elements(o.properties, `${ow}.properties`);
+				elements(o.shape, `${ow}.shape`);
+			});
+		else if (l.kind === 'other') element(l.xml, `${w}.xml`);
+		else at(`${w}.kind`, 'must be "tile", "object" or "other"');
+	});
+	return doc as unknown as MapDoc;
+}
+
+/** External tilesets and the images of embedded ones must be files inside the world folder. */
+async function checkTilesetPaths(worldDir: string, doc: MapDoc): Promise<void> {
+	const mapDir = path.posix.dirname(doc.file);
+	const inside = async (ref: string, what: string) => {
+		const joined = path.posix.normalize(path.posix.join(mapDir, ref));
+		if (path.posix.isAbsolute(ref) || joined.startsWith('../') || joined === '..')
+			throw new EditError(400, `${what} "${ref}" lies outside the world folder`);
+		try {
+			await resolveInside(worldDir, joined, 'file');
+		} catch (e) {
+			if (e instanceof PathError) throw new EditError(400, `${what} "${ref}" is not a file inside the world folder`);
+			throw e;
+		}
+	};
+	for (const t of doc.tilesets) {
+		if (t.source !== undefined) await inside(t.source, 'tileset');
+		const image = t.xml?.children.find((c) => c.name === 'image')?.attrs.source;
+		if (image !== undefined) await inside(image, 'tileset image');
+	}
+}
+
+// ---- settings (world.json) ---------------------------------------------------------------------
+
+export async function readSettings(worldsDir: string, world: string): Promise<Record<string, unknown>> {
+	const dir = await worldDirOf(worldsDir, world);
+	const problems = new ProblemList();
+	const f = parseJsonFile('world.json', await readFile(await resolveInside(dir, 'world.json'), 'utf8'), problems);
+	if (!f) throw new EditError(400, 'world.json is not valid JSON', problems.errors);
+	if (!isObject(f.doc.value)) throw new EditError(400, 'world.json must hold an object');
+	return f.doc.value;
+}
+
+/** Checks `body` as world.json with the loader's rules, then writes it; nothing is written when it has errors. */
+export async function writeSettings(worldsDir: string, world: string, body: unknown): Promise<SaveSettingsResult> {
+	const dir = await worldDirOf(worldsDir, world);
+	const abs = await resolveInside(dir, 'world.json');
+	const text = jsonText(body);
+	const problems = new ProblemList();
+	const f = parseJsonFile('world.json', text, problems);
+	if (f) {
+		const { map } = checkManifest(dir, f, problems);
+		if (map !== undefined)
+			try {
+				await resolveInside(dir, map, 'file');
+			} catch (e) {
+				if (!(e instanceof PathError)) throw e;
+				problems.error('world.json', undefined, `the map "${map}" must be a file inside the world folder`, { kind: 'settings', field: 'map' });
+			}
+	}
+	if (problems.errors.length) throw new EditError(400, 'the settings have problems; nothing was saved', problems.errors);
+	await writeFileAtomic(abs, text);
+	return { settings: body as Record<string, unknown>, warnings: problems.warnings };
+}
+
+// ---- personas ----------------------------------------------------------------------------------
+
+/** Every persona file of the world, sorted by id; `persona` is null for a file that is not a JSON object. */
+export async function listPersonas(worldsDir: string, world: string): Promise<PersonaEntry[]> {
+	const dir = await worldDirOf(worldsDir, world);
+	let names: string[];
+	try {
+		names = await readdir(await resolveInside(dir, 'personas', 'directory'));
+	} catch (e) {
+		if (e instanceof PathError) return [];
+		throw e;
+	}
+	const out: PersonaEntry[] = [];
+	for (const n of names.filter((n) => n.toLowerCase().endsWith('.json')).sort()) {
+		const id = n.slice(0, -'.json'.length);
+		let persona: Record<string, unknown> | null = null;
+		try {
+			const value: unknown = JSON.parse(await readFile(await resolveInside(dir, `personas/${n}`), 'utf8'));
+			if (isObject(value)) persona = value;
+		} catch {
+			// unreadable, or a link out of the folder: listed, without content
+		}
+		out.push({ id, persona });
+	}
+	return out;
+}
+
+function personaRel(id: string): string {
+	if (typeof id !== 'string' || !PERSONA_ID.test(id))
+		throw new EditError(400, `a persona id is 1 to 100 letters, digits, "-" or "_", starting with a letter or digit (got ${JSON.stringify(id)})`);
+	const rel = `personas/${id}.json`;
+	splitRelativePath(rel);
+	return rel;
+}
+
+/**
+ * Creates or replaces `personas/<id>.json` after checking it with the loader's rules and
+ * against the saved map (home, spawn and known places must exist there).
+ */
+export async function writePersona(worldsDir: string, world: string, id: string, body: unknown): Promise<SavePersonaResult> {
+	const rel = personaRel(id);
+	const dir = await worldDirOf(worldsDir, world);
+	const file = `personas/${id}.json`;
+	const text = jsonText(body);
+	const problems = new ProblemList();
+	const f = parseJsonFile(file, text, problems);
+	if (f) {
+		const pf = checkPersonaFile(f, id, problems);
+		const zones = await savedZones(dir);
+		// who else starts where, so that a shared spawn is warned about
+		const spawnUsers = new Map<string, string>();
+		for (const other of await listPersonas(worldsDir, world))
+			if (other.id !== id && typeof other.persona?.spawn === 'string') spawnUsers.set(other.persona.spawn, other.id);
+		checkPersonaPlaces(pf, zones, problems, spawnUsers);
+	}
+	if (problems.errors.length) throw new EditError(400, `persona "${id}" has problems; nothing was saved`, problems.errors);
+
+	await personasDir(dir, true);
+	const target = path.join(dir, rel);
+	const existing = await lstat(target).catch(() => undefined);
+	if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new EditError(409, `${file} is not a file`);
+	await writeFileAtomic(target, text);
+	return { persona: body as Record<string, unknown>, created: !existing, warnings: problems.warnings };
+}
+
+/** Checks that `personas` is a real folder of the world (not a link that could lead out of it). */
+async function personasDir(dir: string, create: boolean): Promise<void> {
+	const pdir = path.join(dir, 'personas');
+	const info = await lstat(pdir).catch(() => undefined);
+	if (!info && create) await mkdir(pdir);
+	else if (!info) throw new EditError(404, 'the world has no personas folder');
+	else if (!info.isDirectory()) throw new EditError(409, 'personas is not a folder of the world (a link or a file)');
+}
+
+/** The zones of the saved map, to check a persona's places against. */
+async function savedZones(dir: string) {
+	const map = await mapFileOf(dir);
+	const problems = new ProblemList();
+	const parsed = await readMap(await resolveInside(dir, map), dir, problems);
+	if (!parsed)
+		throw new EditError(409, `the saved map "${map}" cannot be read, so the persona's places cannot be checked; fix the map first`, problems.errors);
+	return analyseZones(parsed, new ProblemList());
+}
+
+export async function deletePersona(worldsDir: string, world: string, id: string): Promise<{ deleted: string }> {
+	const rel = personaRel(id);
+	const dir = await worldDirOf(worldsDir, world);
+	await personasDir(dir, false);
+	const target = path.join(dir, rel);
+	const info = await lstat(target).catch(() => undefined);
+	if (!info) throw new EditError(404, `No persona "${id}"`);
+	if (!info.isFile() && !info.isSymbolicLink()) throw new EditError(409, `${rel} is not a file`);
+	await unlink(target); // a link is removed, never what it points to
+	return { deleted: id };
+}

@@ -1,0 +1,11 @@
+// A world's map as an editable MapDoc: read it, or save it and get the world's checks back.
+import { worldsDir } from '$lib/server/files';
+import { MAP_BODY_LIMIT, readJsonBody, readWorldMap, respond, saveWorldMap } from '$lib/server/world/edit';
+import type { RequestHandler } from './$types';
+
+/** MapResponse */
+export const GET: RequestHandler = ({ params }) => respond(async () => ({ doc: await readWorldMap(worldsDir(), params.world) }));
+
+/** MapResponse -> SaveMapResult */
+export const PUT: RequestHandler = ({ params, request }) =>
+	respond(async () => saveWorldMap(worldsDir(), params.world, await readJsonBody(request, MAP_BODY_LIMIT)));

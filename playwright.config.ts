@@ -25,6 +25,11 @@ if (!process.env.SIMULACRA_E2E_WORLDS) {
 	process.env.SIMULACRA_E2E_WORLDS = path.join(process.env.SIMULACRA_E2E_HOME, 'worlds');
 	cpSync('worlds', process.env.SIMULACRA_E2E_WORLDS, { recursive: true });
 }
+// The prompt workbench saves into the working prompt folder: the tests save into a copy.
+if (!process.env.SIMULACRA_E2E_PROMPTS) {
+	process.env.SIMULACRA_E2E_PROMPTS = path.join(process.env.SIMULACRA_E2E_HOME, 'prompts');
+	cpSync('prompts', process.env.SIMULACRA_E2E_PROMPTS, { recursive: true });
+}
 const port = Number(process.env.SIMULACRA_E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
@@ -73,6 +78,7 @@ export default defineConfig({
 			// Tests never read or write the user's own runs and settings.
 			SIMULACRA_HOME: process.env.SIMULACRA_E2E_HOME,
 			SIMULACRA_WORLDS: process.env.SIMULACRA_E2E_WORLDS,
+			SIMULACRA_PROMPTS: process.env.SIMULACRA_E2E_PROMPTS,
 			// A build of its own: a studio already running from build/ keeps working.
 			SIMULACRA_BUILD_DIR: '.svelte-kit/e2e-build'
 		}

@@ -41,6 +41,8 @@ export interface StartRunRequest {
 	)[];
 	/** start paused (the default is to run to `steps`) */
 	paused?: boolean;
+	/** prompt-set version (id, unique prefix or label) to run with; default: the working copy, or a fork's parent's prompts */
+	prompts?: string;
 }
 
 /** GET /api/runs/:id -> RunInfo */

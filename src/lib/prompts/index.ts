@@ -1,4 +1,6 @@
 export { sha256Hex, fnv1a32 } from './hash';
+export { checkTemplateSource, contractIssues, type IssueSeverity, type TemplateCheckIssue } from './check';
+export { TEMPLATE_CONTRACT, type OutputShape, type TemplateContract } from './contract';
 export { extractJson, JsonExtractError } from './json';
 export {
 	checkSchema,
@@ -13,6 +15,7 @@ export {
 export {
 	checkVars,
 	failsafeFor,
+	frontMatterLocator,
 	INPUT_TYPES,
 	normaliseSource,
 	parseTemplate,

@@ -285,6 +285,20 @@ export function parseTemplate(source: string, file?: string): Template {
 	};
 }
 
+/**
+ * A function giving the 1-based file line of a front-matter path (`['inputs', 'name']`: the
+ * line of that key), for checks made on a parsed template; the deepest part of the path that
+ * exists counts, and line 2 stands for a front matter that cannot be read.
+ */
+export function frontMatterLocator(source: string): (path: (string | number)[]) => number {
+	const lines = normaliseSource(source).split('\n');
+	const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
+	if (lines[0].trim() !== '---' || close < 0) return () => 1;
+	const lineCounter = new LineCounter();
+	const doc = parseDocument(lines.slice(1, close).join('\n'), { lineCounter, prettyErrors: false });
+	return (path) => lineOfPath(doc, lineCounter, path) + 1;
+}
+
 function lineOfPath(doc: Document, counter: LineCounter, path: (string | number)[]): number {
 	// Walk down as far as the path exists; report the key's line for mapping entries.
 	let node: unknown = doc.contents;

@@ -1,5 +1,7 @@
-// Where the project and its data live on disk. The data home holds caches, runs and indexes;
-// it is outside version control (.simulacra/ is ignored) and can be moved with SIMULACRA_HOME.
+// Where the project and its data live on disk. The data home holds caches, runs, indexes and
+// the stored prompt-set versions; it is outside version control (.simulacra/ is ignored) and can
+// be moved with SIMULACRA_HOME. The prompt templates' working copy (prompts/) can be moved with
+// SIMULACRA_PROMPTS.
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +27,16 @@ export function dataHome(env: NodeJS.ProcessEnv = process.env): string {
 	return home ? path.resolve(home) : path.join(projectRoot(), '.simulacra');
 }
 
-/** The folder of prompt templates shipped with the project. */
-export function promptsDir(): string {
-	return path.join(projectRoot(), 'prompts');
+/**
+ * The working copy of the prompt templates: `SIMULACRA_PROMPTS` when set (resolved against the
+ * working folder), else the project's `prompts/`. Runs started without a chosen version use it.
+ */
+export function promptsDir(env: NodeJS.ProcessEnv = process.env): string {
+	const dir = env.SIMULACRA_PROMPTS?.trim();
+	return dir ? path.resolve(dir) : path.join(projectRoot(), 'prompts');
+}
+
+/** The stored prompt-set versions: `<data home>/prompt-versions`. */
+export function promptVersionsDir(home: string = dataHome()): string {
+	return path.join(home, 'prompt-versions');
 }

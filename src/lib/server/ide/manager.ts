@@ -29,6 +29,7 @@ import type { SimInput, Simulation } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
 import type { RunMeta } from '../journal/journal';
 import { dataHome } from '../paths';
+import { PromptStore, PromptStoreError } from '../prompts/store';
 import { defaultWorldsDir } from '../world/analyse';
 import { createModel, type LiveModel, type ModelChoice } from '../run/models';
 import { LiveRun, runsDir } from '../run/runner';
@@ -493,9 +494,19 @@ export class RunManager {
 		}
 		const inputs = await this.parseInputs(req.inputs, from ? this.run(from.run) : null, true);
 		if (inputs.length > 0 && steps < 1) throw badRequest('inputs are applied at the first step: run at least one step');
+		// a stored prompt-set version (id, prefix or label); without one a new run uses the working copy, a fork its parent's prompts
+		let promptsDir: string | undefined;
+		if (req.prompts !== undefined && req.prompts !== null) {
+			const ref = bodyString(req.prompts, 'prompts', { max: 100 }) as string;
+			try {
+				promptsDir = new PromptStore({ home: this.home }).materialise(ref);
+			} catch (e) {
+				throw e instanceof PromptStoreError ? new ApiError(e.status, e.message) : e;
+			}
+		}
 		let run: LiveRun;
 		try {
-			run = await LiveRun.start({ world, steps, seed, model, from, set, inputs, home: this.home });
+			run = await LiveRun.start({ world, steps, seed, model, from, set, inputs, promptsDir, home: this.home });
 		} catch (e) {
 			throw e instanceof ApiError ? e : badRequest(e instanceof Error ? e.message : String(e));
 		}

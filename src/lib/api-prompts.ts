@@ -1,0 +1,128 @@
+// Shapes of the prompt workbench's HTTP API (/api/prompts/**), shared by server and browser.
+// Prompt sets are stored as immutable versions named by their content hash (the same
+// `promptSet.version` a run records in run.json); labels such as "baseline" point at versions
+// and can be moved. Errors answer `PromptsErrorBody` with status 400 (bad input, refused set)
+// or 404 (unknown version, label or template).
+
+import type { IssueSeverity, TemplateCheckIssue } from './prompts/check';
+
+export type { IssueSeverity, TemplateCheckIssue };
+
+/** One template's source, by template id (its file is `<id>.md`). */
+export interface TemplateSource {
+	id: string;
+	source: string;
+}
+
+/** A problem of a prompt set: which template, where in it (1-based), what. */
+export interface PromptIssue {
+	/** template id; absent for problems of the whole set */
+	template?: string;
+	line?: number;
+	column?: number;
+	message: string;
+}
+
+export interface PromptsErrorBody {
+	message: string;
+	/** every problem found, when a prompt set was refused */
+	issues?: PromptIssue[];
+}
+
+/** A stored version: immutable apart from `labels`. */
+export interface PromptVersionInfo {
+	/** content hash of the set: 12 hex digits */
+	version: string;
+	message: string;
+	/** ISO wall time it was first stored */
+	created: string;
+	/** the version it was made from */
+	parent?: string;
+	/** template id -> template version (12 hex digits of the file's hash) */
+	templates: Record<string, string>;
+	/** labels pointing at this version */
+	labels: string[];
+	/** templates that differ from the parent (or, without one, from the version stored before; all for the first) */
+	changed: string[];
+}
+
+/** A template file of the working copy, as it is on disk (unsaved edits included). */
+export interface WorkingTemplate {
+	id: string;
+	/** the file, relative to the server's working folder */
+	file: string;
+	source: string;
+	/** template version of this text */
+	version: string;
+}
+
+/** The prompt folder runs use when no version is chosen. */
+export interface PromptWorkingCopy {
+	/** the version hash of its current content */
+	version: string;
+	/** true when that content is a stored version */
+	saved: boolean;
+	/** the version last saved or restored into it, if any */
+	base?: string;
+	templates: WorkingTemplate[];
+	/** what keeps it from being stored as it is (empty when it could be) */
+	problems: PromptIssue[];
+}
+
+/** GET /api/prompts */
+export interface PromptsOverview {
+	working: PromptWorkingCopy;
+	/** newest first */
+	versions: PromptVersionInfo[];
+	/** label -> version */
+	labels: Record<string, string>;
+}
+
+/** GET /api/prompts/versions/:version (a version id, a unique prefix of 8+ hex digits, or a label) */
+export interface PromptVersionDetail {
+	info: PromptVersionInfo;
+	/** sorted by id */
+	templates: TemplateSource[];
+}
+
+/**
+ * POST /api/prompts/versions -> PromptVersionInfo: 201 when stored, 200 when that content was
+ * already a version (its first message stays). Every engine template must be given. The
+ * sources are also written into the working copy. A refused set answers 400 with `issues`
+ * and changes nothing.
+ */
+export interface SavePromptVersionRequest {
+	message: string;
+	/** the version the edits started from (default: the working copy's `base`) */
+	parent?: string;
+	templates: TemplateSource[];
+}
+
+/** PUT /api/prompts/labels/:label { version } -> Record<label, version> (GET /api/prompts/labels too) */
+export interface SetLabelRequest {
+	/** a version id, prefix or another label */
+	version: string;
+}
+
+/** POST /api/prompts/versions/:version/restore -> PromptWorkingCopy */
+
+/** GET /api/prompts/history/:template -> TemplateHistoryEntry[], newest first */
+export interface TemplateHistoryEntry {
+	/** a prompt-set version in which this template's text changed */
+	version: string;
+	templateVersion: string;
+	created: string;
+	message: string;
+}
+
+/** POST /api/prompts/check -> CheckTemplateResult. Checks one template's text; stores nothing. */
+export interface CheckTemplateRequest {
+	/** the template id (its file is `<id>.md`) */
+	id: string;
+	source: string;
+}
+
+export interface CheckTemplateResult {
+	/** sorted by line; the same as checkTemplateSource(source, id) from $lib/prompts/check */
+	issues: TemplateCheckIssue[];
+}

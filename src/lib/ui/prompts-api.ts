@@ -1,0 +1,72 @@
+// The browser's side of the prompt workbench's HTTP API (shapes in $lib/api-prompts). Every
+// call throws a PromptsApiError carrying the server's message and, for a refused prompt set,
+// its issues (template, line, message) so the editor can mark them.
+
+import type {
+	CheckTemplateResult,
+	PromptIssue,
+	PromptsErrorBody,
+	PromptsOverview,
+	PromptVersionDetail,
+	PromptVersionInfo,
+	PromptWorkingCopy,
+	SavePromptVersionRequest,
+	TemplateHistoryEntry
+} from '$lib/api-prompts';
+import { ApiError, type Fetch } from './api';
+
+export class PromptsApiError extends ApiError {
+	constructor(
+		message: string,
+		status: number,
+		readonly issues: PromptIssue[]
+	) {
+		super(message, status);
+		this.name = 'PromptsApiError';
+	}
+}
+
+async function call<T>(f: Fetch, url: string, method = 'GET', body?: unknown): Promise<T> {
+	let res: Response;
+	try {
+		res = await f(url, {
+			method,
+			...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+		});
+	} catch (err) {
+		throw new PromptsApiError(`The studio server did not answer (${url}): ${err instanceof Error ? err.message : String(err)}`, 0, []);
+	}
+	if (res.ok) return (await res.json()) as T;
+	const text = await res.text().catch(() => '');
+	let parsed: Partial<PromptsErrorBody> = {};
+	try {
+		parsed = JSON.parse(text) as Partial<PromptsErrorBody>;
+	} catch {
+		// not JSON
+	}
+	const message = typeof parsed.message === 'string' ? parsed.message : text.trim() || `${res.status} ${res.statusText}`;
+	throw new PromptsApiError(message, res.status, Array.isArray(parsed.issues) ? parsed.issues : []);
+}
+
+const enc = encodeURIComponent;
+
+export function createPromptsApi(f: Fetch = (...args) => fetch(...args)) {
+	return {
+		/** the working copy, every version (newest first) and the labels */
+		overview: () => call<PromptsOverview>(f, '/api/prompts'),
+		versions: () => call<PromptVersionInfo[]>(f, '/api/prompts/versions'),
+		/** a version by id, unique prefix (8+ hex digits) or label */
+		version: (ref: string) => call<PromptVersionDetail>(f, `/api/prompts/versions/${enc(ref)}`),
+		/** stores a complete set (and writes it into the working copy); the existing version when the content is already stored */
+		save: (req: SavePromptVersionRequest) => call<PromptVersionInfo>(f, '/api/prompts/versions', 'POST', req),
+		restore: (ref: string) => call<PromptWorkingCopy>(f, `/api/prompts/versions/${enc(ref)}/restore`, 'POST', {}),
+		labels: () => call<Record<string, string>>(f, '/api/prompts/labels'),
+		/** points `label` at a version (id, prefix or another label); answers every label */
+		setLabel: (label: string, version: string) => call<Record<string, string>>(f, `/api/prompts/labels/${enc(label)}`, 'PUT', { version }),
+		history: (template: string) => call<TemplateHistoryEntry[]>(f, `/api/prompts/history/${enc(template)}`),
+		/** the server's diagnostics for one template (the same as checkTemplateSource in $lib/prompts/check) */
+		check: (id: string, source: string) => call<CheckTemplateResult>(f, '/api/prompts/check', 'POST', { id, source })
+	};
+}
+
+export type PromptsApi = ReturnType<typeof createPromptsApi>;

@@ -1,0 +1,7 @@
+// One stored prompt-set version (by id, unique prefix or label): its info and sources.
+import { refParam, respond } from '$lib/server/prompts/http';
+import { promptStore } from '$lib/server/prompts/store';
+import type { RequestHandler } from './$types';
+
+/** PromptVersionDetail */
+export const GET: RequestHandler = ({ params }) => respond(() => promptStore().getVersion(refParam(params.version)));

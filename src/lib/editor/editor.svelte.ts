@@ -310,6 +310,27 @@ export class EditorState {
 		this.focusRequest = { x, y, w, h };
 	}
 
+	renameSpawn(id: number, name: string): boolean {
+		const spawn = E.spawnsOf(this.doc).find((s) => s.id === id);
+		if (!spawn) return false;
+		return this.edit(`Rename spawn "${spawn.name}" to "${name.trim()}"`, (s) => E.renameSpawn(s, id, name));
+	}
+
+	/** Moves a spawn point to the centre of tile (x, y). */
+	moveSpawn(id: number, x: number, y: number): boolean {
+		const spawn = E.spawnsOf(this.doc).find((s) => s.id === id);
+		if (!spawn || (spawn.x === x && spawn.y === y)) return false;
+		return this.edit(`Move spawn "${spawn.name}"`, (s) => E.moveSpawn(s, this.doc, id, x, y));
+	}
+
+	deleteSpawn(id: number): boolean {
+		const spawn = E.spawnsOf(this.doc).find((s) => s.id === id);
+		if (!spawn) return false;
+		const ok = this.edit(`Delete spawn "${spawn.name}"`, (s) => E.deleteObject(s, id));
+		if (ok && this.selection?.kind === 'spawn' && this.selection.id === id) this.selection = null;
+		return ok;
+	}
+
 	/** The zone or spawn names in use, for picking fresh ones. */
 	namesOf(kind: ZoneKind | 'spawn'): string[] {
 		if (kind === 'spawn') return E.spawnsOf(this.doc).map((s) => s.name);

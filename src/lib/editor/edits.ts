@@ -245,6 +245,15 @@ export function moveSpawn(shape: DocShape, doc: Pick<MapDoc, 'tileWidth' | 'tile
 	return mapObjects(shape, new Set([id]), (o) => ({ ...o, x: (x + 0.5) * doc.tileWidth, y: (y + 0.5) * doc.tileHeight }));
 }
 
+/** Renames a spawn point; spawn names are unique (a persona names its spawn). */
+export function renameSpawn(shape: DocShape, id: number, name: string): DocShape {
+	const clean = name.trim();
+	if (!clean) throw new EditError('a spawn point needs a name');
+	const layer = shape.layers.find((l): l is DocObjectLayer => l.kind === 'object' && l.name === SPAWN_LAYER);
+	if (layer?.objects.some((o) => o.id !== id && o.name === clean)) throw new EditError(`there is already a spawn point "${clean}"`);
+	return mapObjects(shape, new Set([id]), (o) => ({ ...o, name: clean }));
+}
+
 export function renameObject(shape: DocShape, id: number, name: string): DocShape {
 	const clean = name.trim();
 	if (!clean) throw new EditError('a name cannot be empty');

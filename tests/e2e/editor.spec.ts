@@ -108,9 +108,12 @@ test('paints tiles, draws a wall and zones, renames in the graph, undoes, saves,
 	await expect(node(page, 'new sector:new arena:new object')).toBeVisible();
 
 	// Rename the sector in the graph; the map follows: selecting its tiles shows the new name.
+	await page.getByLabel('Search places').fill('new sector');
+	await page.getByRole('button', { name: 'Fit view' }).click();
 	await node(page, 'new sector').getByRole('button', { name: 'new sector', exact: true }).dblclick();
 	await page.getByLabel('New name').fill('Lighthouse');
 	await page.getByLabel('New name').press('Enter');
+	await page.getByLabel('Search places').fill('');
 	await expect(node(page, 'Lighthouse')).toBeVisible();
 	await expect(node(page, 'Lighthouse:new arena:new object')).toBeVisible();
 	await page.getByRole('button', { name: 'Select', exact: true }).click();

@@ -7,8 +7,10 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openRun, startRun } from '../src/lib/server/run/runner';
+import { benchDiff } from './diff';
 import { benchRetrieval } from './retrieval';
 import { benchUi } from './ui';
+import { benchEditor } from './editor';
 
 interface Row {
 	bench: string;
@@ -62,7 +64,7 @@ async function latencyBench(): Promise<Row[]> {
 	}
 }
 
-const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi };
+const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi, editor: benchEditor, diff: benchDiff };
 
 async function main() {
 	const { values } = parseArgs({ options: { only: { type: 'string' }, readme: { type: 'boolean', default: false } } });

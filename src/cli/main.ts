@@ -1,11 +1,16 @@
 // The command line: `npm run simulacra -- <command> [options]`. Every command takes --json.
 // Errors are reported as one line (or a JSON object) and exit code 1, never a stack trace.
 
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatIso } from '../lib/engine/clock';
 import type { SimInput } from '../lib/engine/sim';
 import type { Ablation } from '../lib/engine/state';
+import { computeDiff } from '../lib/server/diff/diff';
+import { formatDiff } from '../lib/server/diff/format';
 import { OFFLINE_LABEL } from '../lib/server/model/providers/offline';
+import { formatIssue, PromptStore, PromptStoreError } from '../lib/server/prompts/store';
 import { createModel, type ModelChoice } from '../lib/server/run/models';
 import { listRuns, loadState, openRun, resumeRun, startRun, stateHash, type RunSummary } from '../lib/server/run/runner';
 import { findAgent, listRetrievals, retrievalTable } from '../lib/server/run/traces';
@@ -13,11 +18,12 @@ import { checkWorld, formatWorldTree, worldTreeJson } from '../lib/server/world/
 import { importMap } from '../lib/server/world/import';
 import { loadWorld } from '../lib/server/world/load';
 import { WorldError, formatProblem } from '../lib/world/problems';
+import type { PromptVersionInfo } from '../lib/api-prompts';
 
 const HELP = `Simulacra Studio command line
 
   run --world W --steps N [--seed S] [--model offline|openai] [--from RUN@STEP]
-      [--prompts DIR] [--set KEY=VALUE]... [--ablate reflection,planning,observation]
+      [--prompts VERSION|LABEL|DIR] [--set KEY=VALUE]... [--ablate reflection,planning,observation]
       [--whisper AGENT=TEXT] [--set-object ADDRESS=STATE]
                          run a simulation (or fork RUN at STEP) and print its id
   resume RUN [--steps N] continue an interrupted run
@@ -27,6 +33,8 @@ const HELP = `Simulacra Studio command line
   world import PATH --name NAME
                          make a new world from a Tiled map (.tmx, .tmj or .json)
   runs                   list runs
+  diff RUN_A RUN_B       what differs between two runs: set-up, first divergence,
+                         agents, conversations, memories, fail-safes
   retrievals RUN --agent NAME [--step N]
                          the agent's retrievals (id, step, purpose, query)
   retrieval RUN ID [--weights R,I,V]
@@ -38,6 +46,14 @@ const HELP = `Simulacra Studio command line
                          fork RUN at step N with an inner-voice directive and run M steps
   set-object RUN --object ADDRESS --state TEXT [--step N] [--steps M]
                          fork RUN at step N with an object's state changed
+  prompts list           stored prompt-set versions (newest first), labels, working copy
+  prompts show V         one version (id, 8+ digit prefix or label) and its templates
+  prompts save --message M
+                         store the working copy (prompts/ or SIMULACRA_PROMPTS) as a version
+  prompts label NAME V   point label NAME at version V (labels move)
+  prompts history TEMPLATE
+                         the versions in which a template's text changed
+  prompts restore V      write version V into the working copy
 
 Every command takes --json. The default model is the ${OFFLINE_LABEL}.`;
 
@@ -108,6 +124,81 @@ function parseAblation(text: string | undefined): Ablation {
 	return condition;
 }
 
+/** `--prompts`: a folder when it looks like a path or is one, else a stored version or label. */
+function promptsFolder(value: string): string {
+	const isDir = value.includes('/') || value.includes(path.sep) || (existsSync(value) && statSync(value).isDirectory());
+	return isDir ? value : new PromptStore().materialise(value);
+}
+
+function versionLine(v: PromptVersionInfo): string {
+	const labels = v.labels.length ? `  [${v.labels.join(', ')}]` : '';
+	const changed = v.changed.length ? `  (${v.changed.length === Object.keys(v.templates).length ? 'all templates' : v.changed.join(', ')})` : '';
+	return `${v.version}  ${v.created.slice(0, 19).replace('T', ' ')}  ${v.message.split('\n')[0]}${labels}${changed}`;
+}
+
+async function promptsCommand(args: string[], message: string | undefined, out: Out): Promise<number> {
+	const [sub, a, b] = args;
+	const store = new PromptStore();
+	try {
+		switch (sub) {
+			case 'list': {
+				const result = { working: store.working(), versions: store.listVersions(), labels: store.labels() };
+				const { working } = result;
+				print(out, { ...result, working: { ...working, templates: working.templates.map(({ source: _s, ...t }) => t) } }, () =>
+					[
+						`working copy ${working.version} (${working.saved ? 'saved' : 'unsaved changes'}${working.base ? `, from ${working.base}` : ''})`,
+						...working.problems.map((p) => `  problem: ${formatIssue(p)}`),
+						...result.versions.map(versionLine)
+					].join('\n')
+				);
+				return 0;
+			}
+			case 'show': {
+				const detail = store.getVersion(need(a, 'prompts show needs a version or label'));
+				print(out, detail, () =>
+					[
+						versionLine(detail.info),
+						...(detail.info.parent ? [`  parent ${detail.info.parent}`] : []),
+						...Object.entries(detail.info.templates).map(([id, v]) => `  ${id.padEnd(22)} ${v}${detail.info.changed.includes(id) ? '  changed' : ''}`)
+					].join('\n')
+				);
+				return 0;
+			}
+			case 'save': {
+				const text = need(message, 'prompts save needs --message M (what changed)');
+				const { info, created } = store.saveWorking(text);
+				print(out, { ...info, created }, () => `${created ? 'saved' : 'already stored as'} ${versionLine(info)}`);
+				return 0;
+			}
+			case 'label': {
+				const label = need(a, 'prompts label needs a NAME and a version');
+				const labels = store.setLabel(label, need(b, 'prompts label needs a NAME and a version'));
+				print(out, labels, () => `${label} -> ${labels[label]}`);
+				return 0;
+			}
+			case 'history': {
+				const entries = store.historyOf(need(a, 'prompts history needs a template id'));
+				print(out, entries, () => entries.map((h) => `${h.version}  ${h.created.slice(0, 19).replace('T', ' ')}  ${h.templateVersion}  ${h.message.split('\n')[0]}`).join('\n') || 'no versions');
+				return 0;
+			}
+			case 'restore': {
+				const working = store.restore(need(a, 'prompts restore needs a version or label'));
+				print(out, { version: working.version, saved: working.saved, base: working.base }, () => `restored ${working.version} into ${store.promptsDir}`);
+				return 0;
+			}
+			default:
+				throw new UsageError(`unknown prompts command "${sub ?? ''}" (list, show, save, label, history or restore)`);
+		}
+	} catch (e) {
+		if (!(e instanceof PromptStoreError) || !e.issues.length) throw e;
+		// one line per problem (the message repeats the first few)
+		const error = e.message.split('\n')[0];
+		if (out.json) process.stdout.write(JSON.stringify({ ok: false, error, issues: e.issues }, null, 2) + '\n');
+		else process.stderr.write(`error: ${error}\n${e.issues.map((i) => `  ${formatIssue(i)}\n`).join('')}`);
+		return 1;
+	}
+}
+
 async function main(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArgs({
 		args: argv,
@@ -133,6 +224,7 @@ async function main(argv: string[]): Promise<number> {
 			state: { type: 'string' },
 			weights: { type: 'string' },
 			name: { type: 'string' },
+			message: { type: 'string', short: 'm' },
 			remember: { type: 'boolean', default: false },
 			help: { type: 'boolean', short: 'h', default: false }
 		}
@@ -169,7 +261,7 @@ async function main(argv: string[]): Promise<number> {
 				seed: int(values.seed, 'seed'),
 				model,
 				from,
-				promptsDir: values.prompts,
+				promptsDir: values.prompts === undefined ? undefined : promptsFolder(values.prompts),
 				set: values.set,
 				ablate,
 				inputs,
@@ -266,6 +358,13 @@ async function main(argv: string[]): Promise<number> {
 			);
 			return 0;
 		}
+		case 'diff': {
+			const [a, b] = rest;
+			if (!a || !b) throw new UsageError('diff needs two run ids: diff RUN_A RUN_B');
+			const diff = await computeDiff(a, b);
+			print(out, diff, () => formatDiff(diff));
+			return 0;
+		}
 		case 'retrievals': {
 			const id = need(rest[0], 'retrievals needs a run id');
 			const list = listRetrievals(id, { agent: need(values.agent, 'retrievals needs --agent NAME'), step: int(values.step, 'step') });
@@ -345,6 +444,8 @@ async function main(argv: string[]): Promise<number> {
 			print(out, summary, () => summaryText(summary));
 			return 0;
 		}
+		case 'prompts':
+			return promptsCommand(rest, values.message, out);
 		default:
 			throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
 	}

@@ -1,0 +1,1042 @@
+// The behaviour diff of two runs that start from the same place (the same seed and world, or a
+// fork and its parent or sibling): where they first part and what differs after.
+//
+// Every model call has a stable key (`step/agent/n`) and answers are cached by content, so
+// calls a change does not reach are byte-identical in both journals, and so are the commit
+// lines. The diff reads the logs as they are on disk (journal-text.ts: bytes scanned as
+// Latin-1, nothing parsed that is the same on both sides), never restores a state:
+// - steps.jsonl: per step, the two commit lines are compared whole; each agent's position and
+//   action are cut out of the line (the paths around them are skipped), and only the heads
+//   that hold inputs, events or conversations are parsed;
+// - calls.jsonl: both journals walked in commit order (step, then key), prompt and answer
+//   compared as bytes; every call counted for the fail-safe table;
+// - memories: each run's LanceDB table without embeddings (memories.ts), as of the last
+//   compared frame when the stores hold it in full, checked against the latest snapshot's
+//   stream sizes and the commit lines' memory counts (else as of that snapshot);
+// - set-up: run.json, the world copies' files, the inputs in the range.
+// Steps before the runs' lineages part (a fork's parent up to the fork step) are the same
+// bytes in the same files and are not compared.
+
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type {
+	AgentDiff,
+	AgentMemoryDiff,
+	AgentTimeline,
+	CallSide,
+	ConversationDiff,
+	ConversationSummary,
+	DiffRun,
+	Divergence,
+	FactDiff,
+	FailsafeRow,
+	MemoryDelta,
+	ReflectionDelta,
+	RunChange,
+	RunDiff,
+	Segment,
+	SideSummary
+} from '../../api-diff';
+import type { SimInput } from '../../engine/sim';
+import type { ConversationRecord, StepEvent } from '../../engine/state';
+import type { TrackedFact } from '../../engine/types';
+import { ProblemList } from '../../world/problems';
+import { listSnapshotSteps, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
+import { dataHome } from '../paths';
+import { readScenario } from '../world/manifest';
+import { intAt, JournalText } from './journal-text';
+import { readMemories, type StoredMemory } from './memories';
+
+export interface DiffOptions {
+	home?: string;
+	/** list caps (defaults: 50 memories per agent, 200 conversations per side) */
+	memoriesPerAgent?: number;
+	conversationsPerSide?: number;
+}
+
+const RUN_ID = /^[\w.-]+$/;
+
+// ---------------------------------------------------------------------------
+// runs on disk
+
+/** One run folder: run.json, and its logs read on first use. */
+class RunFiles {
+	readonly meta: RunMeta;
+	private stepsText: JournalText | null = null;
+	private callsText: JournalText | null = null;
+	private callSteps: Int32Array | null = null;
+
+	constructor(
+		readonly id: string,
+		readonly dir: string
+	) {
+		this.meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunMeta;
+	}
+
+	get firstStep(): number {
+		return this.meta.firstStep;
+	}
+
+	get steps(): JournalText {
+		return (this.stepsText ??= JournalText.read(path.join(this.dir, 'steps.jsonl')));
+	}
+
+	get calls(): JournalText {
+		return (this.callsText ??= JournalText.read(path.join(this.dir, 'calls.jsonl')));
+	}
+
+	/** Steps committed: the latest frame. */
+	get committed(): number {
+		return this.firstStep + this.steps.count;
+	}
+
+	/** The steps.jsonl line of a step (checked: each line holds the step after the one before). */
+	lineOf(step: number): number {
+		const i = step - this.firstStep;
+		const t = this.steps;
+		const at = t.starts[i];
+		if (i < 0 || i >= t.count || !t.text(i).startsWith('{"step":', at) || intAt(t.text(i), at + 8) !== step) {
+			throw new Error(`run ${this.id}: steps.jsonl line ${i + 1} is not the commit line of step ${step}`);
+		}
+		return i;
+	}
+
+	/** calls.jsonl lines [lo, hi) of the steps [from, to). */
+	callRange(from: number, to: number): [number, number] {
+		const s = this.stepsOfCalls();
+		const bound = (v: number) => {
+			let lo = 0;
+			let hi = s.length;
+			while (lo < hi) {
+				const mid = (lo + hi) >> 1;
+				if (s[mid] < v) lo = mid + 1;
+				else hi = mid;
+			}
+			return lo;
+		};
+		return [bound(from), bound(to)];
+	}
+
+	stepOfCall(i: number): number {
+		return this.stepsOfCalls()[i];
+	}
+
+	private stepsOfCalls(): Int32Array {
+		if (this.callSteps) return this.callSteps;
+		const t = this.calls;
+		const out = new Int32Array(t.count);
+		for (let i = 0; i < t.count; i++) {
+			const at = t.starts[i];
+			const text = t.text(i);
+			const s = text.startsWith('{"s":', at) ? intAt(text, at + 5) : NaN;
+			if (Number.isNaN(s)) throw new Error(`run ${this.id}: calls.jsonl line ${i + 1} does not start with its step`);
+			out[i] = s;
+		}
+		return (this.callSteps = out);
+	}
+}
+
+/** The runs of one diff, each read once. */
+class RunSet {
+	private readonly runs = new Map<string, RunFiles>();
+
+	constructor(readonly runsDir: string) {}
+
+	has(id: string): boolean {
+		return this.runs.has(id) || (RUN_ID.test(id) && id !== '.' && id !== '..' && existsSync(path.join(this.runsDir, id, 'run.json')));
+	}
+
+	get(id: string): RunFiles {
+		let r = this.runs.get(id);
+		if (!r) {
+			const dir = path.join(this.runsDir, id);
+			if (!this.has(id)) throw new Error(`no run "${id}"`);
+			r = new RunFiles(id, dir);
+			this.runs.set(id, r);
+		}
+		return r;
+	}
+}
+
+/** Steps [from, to) of a lineage that `run`'s own journal holds. */
+interface Span {
+	run: RunFiles;
+	from: number;
+	to: number;
+}
+
+/** Who holds each step of a run's history: its ancestors up to each fork step, then itself. */
+function lineage(runs: RunSet, id: string, until = Infinity, seen = new Set<string>()): Span[] {
+	if (seen.has(id)) throw new Error(`run ${id} is its own ancestor (run.json parents form a loop)`);
+	seen.add(id);
+	const run = runs.get(id);
+	const own: Span = { run, from: run.firstStep, to: Math.min(until, run.committed) };
+	const parent = run.meta.parent;
+	if (parent && !runs.has(parent.run)) throw new Error(`run ${id} is a fork of ${parent.run}, which is not among the runs`);
+	const before = parent ? lineage(runs, parent.run, Math.min(until, parent.step), seen) : [];
+	return own.to > own.from ? [...before, own] : before;
+}
+
+function ownerAt(spans: Span[], step: number): Span | undefined {
+	for (const s of spans) if (step >= s.from && step < s.to) return s;
+	return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// commit lines
+
+const AGENTS = ',"agents":[';
+const CALLS = ',"calls":';
+const EMPTY_HEAD = ',"inputs":[],"events":[],"conversations":[]';
+
+interface LineRef {
+	j: JournalText;
+	/** the line's number in the log */
+	i: number;
+	/** the Latin-1 text that holds the line at start..end */
+	t: string;
+	start: number;
+	end: number;
+	/** where `,"agents":[` begins */
+	agents: number;
+	/** where `,"calls":` begins */
+	calls: number;
+}
+
+function lineRef(run: RunFiles, step: number): LineRef {
+	const t = run.steps;
+	const i = run.lineOf(step);
+	const start = t.starts[i];
+	const end = t.ends[i];
+	// the agents array opens with an agent object; a conversation's `agents` holds two ids
+	const text = t.text(i);
+	let agents = text.indexOf(AGENTS + '{', start);
+	if (agents < 0 || agents > end) agents = text.lastIndexOf(AGENTS, end);
+	const calls = text.lastIndexOf(CALLS, end);
+	if (agents < start || calls < agents) throw new Error(`run ${run.id}: the commit line of step ${step} has no agents`);
+	return { j: t, i, t: text, start, end, agents, calls };
+}
+
+interface Head {
+	inputs: SimInput[];
+	events: StepEvent[];
+	conversations: ConversationRecord[];
+}
+
+const NO_HEAD: Head = { inputs: [], events: [], conversations: [] };
+
+function parseHead(l: LineRef): Head {
+	if (l.t.startsWith(EMPTY_HEAD, l.agents - EMPTY_HEAD.length)) return NO_HEAD;
+	const h = JSON.parse(l.j.utf8(l.i, l.start, l.agents) + '}') as Head;
+	return { inputs: h.inputs ?? [], events: h.events ?? [], conversations: h.conversations ?? [] };
+}
+
+type Part = NonNullable<Divergence['parts']>[number];
+
+/** The parts of two differing commit lines that differ. */
+function differingParts(a: LineRef, b: LineRef): Part[] {
+	const cut = (l: LineRef) => {
+		const x = l.t;
+		const inputs = x.indexOf(',"inputs":', l.start);
+		const events = x.indexOf(',"events":', inputs);
+		const conversations = x.indexOf(',"conversations":', events);
+		return {
+			time: x.slice(l.start, inputs).replace(/^\{"step":-?\d+/, ''),
+			inputs: x.slice(inputs, events),
+			events: x.slice(events, conversations),
+			conversations: x.slice(conversations, l.agents),
+			agents: x.slice(l.agents, l.calls),
+			counts: x.slice(l.calls, l.end)
+		};
+	};
+	const pa = cut(a);
+	const pb = cut(b);
+	return (Object.keys(pa) as Part[]).filter((k) => pa[k] !== pb[k]);
+}
+
+/** Each agent's position and action cut out of a commit line's agents array. */
+class AgentCuts {
+	readonly x: Int32Array;
+	readonly y: Int32Array;
+	/** `"activity":...,"emoji":...,"address":...` as Latin-1: equal texts, equal actions */
+	readonly action: string[];
+
+	constructor(readonly n: number) {
+		this.x = new Int32Array(n);
+		this.y = new Int32Array(n);
+		this.action = new Array<string>(n).fill('');
+	}
+
+	/** Reads the agents of a line; the field order is agentViews' (id, name, x, y, activity, emoji, address, chatWith, path). */
+	read(l: LineRef, where: string): void {
+		const t = l.t;
+		let p = l.agents + AGENTS.length;
+		const bad = () => new Error(`${where}: the agents of the commit line are not as written by the engine`);
+		for (let k = 0; k < this.n; k++) {
+			if (!t.startsWith('{"id":"', p)) throw bad();
+			let i = t.indexOf(',"x":', p + 7) + 5;
+			if (i < 5 || i > l.calls) throw bad();
+			let x = 0;
+			for (let c = t.charCodeAt(i); c >= 48 && c <= 57; c = t.charCodeAt(++i)) x = x * 10 + c - 48;
+			if (!t.startsWith(',"y":', i)) throw bad();
+			i += 5;
+			let y = 0;
+			for (let c = t.charCodeAt(i); c >= 48 && c <= 57; c = t.charCodeAt(++i)) y = y * 10 + c - 48;
+			if (!t.startsWith(',"activity":', i)) throw bad();
+			const chat = t.indexOf(',"chatWith":', i);
+			const pathAt = chat < 0 ? -1 : t.indexOf(',"path":[', chat);
+			// a path holds numbers only: its first `]}` closes it and the agent
+			const close = pathAt < 0 ? -1 : t.indexOf(']}', pathAt + 9);
+			if (close < 0 || close > l.calls) throw bad();
+			this.x[k] = x;
+			this.y[k] = y;
+			this.action[k] = t.slice(i + 1, chat);
+			p = close + 3;
+		}
+		if (t.charCodeAt(l.calls - 1) !== 93 || p !== (this.n > 0 ? l.calls : l.calls - 1)) throw bad();
+	}
+
+	copy(from: AgentCuts): void {
+		this.x.set(from.x);
+		this.y.set(from.y);
+		for (let k = 0; k < this.n; k++) this.action[k] = from.action[k];
+	}
+}
+
+/** One run's lane of the timeline: per agent, segments of equal action. */
+class Lane {
+	readonly segments: { from: number; to: number; action: string }[][];
+	private readonly current: string[];
+	private readonly from: Int32Array;
+
+	constructor(n: number) {
+		this.segments = Array.from({ length: n }, () => []);
+		this.current = new Array<string>(n).fill('');
+		this.from = new Int32Array(n).fill(-1);
+	}
+
+	add(frame: number, cuts: AgentCuts): void {
+		for (let k = 0; k < cuts.n; k++) {
+			const a = cuts.action[k];
+			if (this.from[k] >= 0 && a === this.current[k]) continue;
+			if (this.from[k] >= 0) this.segments[k].push({ from: this.from[k], to: frame - 1, action: this.current[k] });
+			this.current[k] = a;
+			this.from[k] = frame;
+		}
+	}
+
+	close(last: number): void {
+		for (let k = 0; k < this.from.length; k++) {
+			if (this.from[k] >= 0) this.segments[k].push({ from: this.from[k], to: last, action: this.current[k] });
+			this.from[k] = -1;
+		}
+	}
+}
+
+/** What an action text says (decoded once per distinct text). */
+class ActionNames {
+	private readonly cache = new Map<string, { activity: string; emoji: string; address: string }>();
+
+	get(action: string): { activity: string; emoji: string; address: string } {
+		let v = this.cache.get(action);
+		if (!v) {
+			const o = JSON.parse(`{${Buffer.from(action, 'latin1').toString('utf8')}}`) as { activity?: string; emoji?: string; address?: string };
+			v = { activity: o.activity ?? '', emoji: o.emoji ?? '', address: o.address ?? '' };
+			this.cache.set(action, v);
+		}
+		return v;
+	}
+}
+
+// ---------------------------------------------------------------------------
+// calls
+
+interface CallRef {
+	run: RunFiles;
+	i: number;
+}
+
+/** The calls of steps [start, end) of a lineage (with the creation's, when asked), in commit order. */
+function callRefs(spans: Span[], start: number, end: number, creation: boolean): CallRef[] {
+	const out: CallRef[] = [];
+	for (const sp of spans) {
+		const lo = Math.max(sp.from, start);
+		const hi = Math.min(sp.to, end);
+		if (lo >= hi) continue;
+		const from = creation && lo === start && sp.run.firstStep === start ? start - 1 : lo;
+		const [a, b] = sp.run.callRange(from, hi);
+		for (let i = a; i < b; i++) out.push({ run: sp.run, i });
+	}
+	return out;
+}
+
+/** Compares keys `step/agent/n[label.m...]` as the journal orders them. */
+function keyOrder(a: string, b: string): number {
+	const pa = a.split('/');
+	const pb = b.split('/');
+	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+		const x = pa[i] ?? '';
+		const y = pb[i] ?? '';
+		if (x === y) continue;
+		const nx = Number(x);
+		const ny = Number(y);
+		if (Number.isFinite(nx) && Number.isFinite(ny)) return nx - ny;
+		return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+/** A quoted field value `,"name":"...` read from a call line (keys and template ids hold no escapes). */
+function plainField(t: string, name: string, from: number, end: number): { value: string; at: number } {
+	const tag = `,"${name}":"`;
+	const at = t.indexOf(tag, from);
+	if (at < 0 || at > end) return { value: '', at: -1 };
+	const v = at + tag.length;
+	const close = t.indexOf('"', v);
+	return { value: t.slice(v, close), at: close };
+}
+
+interface CallCut {
+	s: number;
+	key: string;
+	template: string;
+	/** the prompt member and the answer member up to the value */
+	prompt: string;
+	answer: string;
+	failsafe: boolean;
+}
+
+function cutCall(ref: CallRef): CallCut {
+	const j = ref.run.calls;
+	const t = j.text(ref.i);
+	const start = j.starts[ref.i];
+	const end = j.ends[ref.i];
+	const key = plainField(t, 'key', start, end);
+	const template = plainField(t, 'template', key.at, end);
+	const promptAt = t.indexOf(',"prompt":', template.at);
+	const answerAt = promptAt < 0 ? -1 : t.indexOf(',"answer":', promptAt);
+	const failsafeAt = t.lastIndexOf(',"failsafe":', end);
+	if (key.at < 0 || template.at < 0 || promptAt < 0 || promptAt > end || answerAt < 0 || answerAt > end || failsafeAt < answerAt) {
+		throw new Error(`run ${ref.run.id}: calls.jsonl line ${ref.i + 1} is not a model call record`);
+	}
+	return {
+		s: ref.run.stepOfCall(ref.i),
+		key: key.value,
+		template: template.value,
+		prompt: t.slice(promptAt, answerAt),
+		answer: t.slice(answerAt, failsafeAt),
+		failsafe: t.startsWith(',"failsafe":true', failsafeAt)
+	};
+}
+
+/** Template and fail-safe flag only (every call of the range is counted). */
+function templateOf(ref: CallRef): { template: string; failsafe: boolean } {
+	const j = ref.run.calls;
+	const t = j.text(ref.i);
+	const start = j.starts[ref.i];
+	const end = j.ends[ref.i];
+	const template = plainField(t, 'template', start, end);
+	const failsafeAt = t.lastIndexOf(',"failsafe":', end);
+	return { template: template.value, failsafe: failsafeAt > start && t.startsWith(',"failsafe":true', failsafeAt) };
+}
+
+function callSide(ref: CallRef): CallSide {
+	const c = ref.run.calls.json<CallRecord>(ref.i);
+	return { prompt: c.prompt, answer: c.answer, templateVersion: c.templateVersion, failsafe: c.failsafe };
+}
+
+function agentOfKey(key: string): string {
+	return key.split('/')[1] ?? '';
+}
+
+/** The first call that differs, walking both journals in commit order. */
+function firstCallDivergence(a: CallRef[], b: CallRef[]): Divergence | null {
+	let ia = 0;
+	let ib = 0;
+	while (ia < a.length || ib < b.length) {
+		const ca = ia < a.length ? cutCall(a[ia]) : null;
+		const cb = ib < b.length ? cutCall(b[ib]) : null;
+		const order = ca && cb ? ca.s - cb.s || keyOrder(ca.key, cb.key) : ca ? -1 : 1;
+		const only = order < 0 ? ca : order > 0 ? cb : null;
+		if (only) {
+			const ref = order < 0 ? a[ia] : b[ib];
+			const side = callSide(ref);
+			return {
+				step: only.s,
+				frame: only.s + 1,
+				reason: 'missing',
+				agent: agentOfKey(only.key),
+				template: only.template,
+				callId: only.key,
+				...(order < 0 ? { a: side } : { b: side })
+			};
+		}
+		const x = ca as CallCut;
+		const y = cb as CallCut;
+		if (x.template !== y.template || x.prompt !== y.prompt || x.answer !== y.answer) {
+			return {
+				step: x.s,
+				frame: x.s + 1,
+				reason: x.template !== y.template || x.prompt !== y.prompt ? 'prompt' : 'answer',
+				agent: agentOfKey(x.key),
+				template: x.template === y.template ? x.template : `${x.template} / ${y.template}`,
+				callId: x.key,
+				a: callSide(a[ia]),
+				b: callSide(b[ib])
+			};
+		}
+		ia++;
+		ib++;
+	}
+	return null;
+}
+
+function failsafeTable(a: CallRef[], b: CallRef[]): FailsafeRow[] {
+	const rows = new Map<string, FailsafeRow>();
+	const count = (refs: CallRef[], side: 'a' | 'b') => {
+		for (const ref of refs) {
+			const { template, failsafe } = templateOf(ref);
+			let row = rows.get(template);
+			if (!row) rows.set(template, (row = { template, a: { calls: 0, failsafes: 0, rate: 0 }, b: { calls: 0, failsafes: 0, rate: 0 } }));
+			row[side].calls++;
+			if (failsafe) row[side].failsafes++;
+		}
+	};
+	count(a, 'a');
+	count(b, 'b');
+	const out = [...rows.values()].sort((x, y) => (x.template < y.template ? -1 : 1));
+	for (const r of out) for (const s of [r.a, r.b]) s.rate = s.calls ? s.failsafes / s.calls : 0;
+	return out;
+}
+
+// ---------------------------------------------------------------------------
+// set-up
+
+function flatten(value: unknown, prefix: string, out: Map<string, string>): void {
+	if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+		for (const [k, v] of Object.entries(value as Record<string, unknown>)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+	} else out.set(prefix, JSON.stringify(value));
+}
+
+function mapChanges(kind: RunChange['kind'], a: Map<string, string>, b: Map<string, string>): RunChange[] {
+	const keys = [...new Set([...a.keys(), ...b.keys()])].sort();
+	return keys.filter((k) => a.get(k) !== b.get(k)).map((k) => ({ kind, key: k, a: a.get(k) ?? null, b: b.get(k) ?? null }));
+}
+
+function overrideMap(list: string[]): Map<string, string> {
+	const m = new Map<string, string>();
+	for (const o of list) {
+		const eq = o.indexOf('=');
+		if (eq > 0) m.set(o.slice(0, eq).trim(), o.slice(eq + 1).trim());
+	}
+	return m;
+}
+
+/** Files of a folder, by relative path (forward slashes). */
+function filesOf(dir: string, rel = '', out = new Map<string, string>()): Map<string, string> {
+	if (!existsSync(dir)) return out;
+	for (const e of readdirSync(dir, { withFileTypes: true })) {
+		const r = rel ? `${rel}/${e.name}` : e.name;
+		if (e.isDirectory()) filesOf(path.join(dir, e.name), r, out);
+		else if (e.isFile()) out.set(r, path.join(dir, e.name));
+	}
+	return out;
+}
+
+function worldFileChanges(a: RunFiles, b: RunFiles): RunChange[] {
+	const fa = filesOf(path.join(a.dir, 'world'));
+	const fb = filesOf(path.join(b.dir, 'world'));
+	const out: RunChange[] = [];
+	for (const rel of [...new Set([...fa.keys(), ...fb.keys()])].sort()) {
+		const pa = fa.get(rel);
+		const pb = fb.get(rel);
+		const desc = (p: string | undefined) => (p ? `${statSync(p).size} bytes` : null);
+		if (pa && pb) {
+			if (statSync(pa).size === statSync(pb).size && readFileSync(pa).equals(readFileSync(pb))) continue;
+		}
+		out.push({ kind: 'world-file', key: rel, a: desc(pa), b: desc(pb) });
+	}
+	return out;
+}
+
+function inputText(i: SimInput): string {
+	switch (i.type) {
+		case 'whisper':
+			return `inner voice to ${i.agent}: ${i.text}`;
+		case 'set-object':
+			return `${i.address} set to "${i.state}"`;
+		case 'interview':
+			return `interview of ${i.agent} by ${i.interviewer}: ${i.question}`;
+	}
+}
+
+function setupChanges(a: RunFiles, b: RunFiles, inputsA: { step: number; input: SimInput }[], inputsB: { step: number; input: SimInput }[]): RunChange[] {
+	const ma = a.meta;
+	const mb = b.meta;
+	const out: RunChange[] = [];
+	const one = (kind: RunChange['kind'], key: string, x: string | null, y: string | null) => {
+		if (x !== y) out.push({ kind, key, a: x, b: y });
+	};
+	one('world', 'world', ma.world, mb.world);
+	one('seed', 'seed', String(ma.seed), String(mb.seed));
+	one('model', 'model', `${ma.model.provider}/${ma.model.model}`, `${mb.model.provider}/${mb.model.model}`);
+	one('prompt-set', 'version', ma.promptSet.version, mb.promptSet.version);
+	out.push(...mapChanges('template', new Map(Object.entries(ma.promptSet.templates)), new Map(Object.entries(mb.promptSet.templates))));
+	const sa = new Map<string, string>();
+	const sb = new Map<string, string>();
+	flatten(ma.settings, '', sa);
+	flatten(mb.settings, '', sb);
+	out.push(...mapChanges('setting', sa, sb));
+	out.push(...mapChanges('override', overrideMap(ma.overrides ?? []), overrideMap(mb.overrides ?? [])));
+	const aa = new Map<string, string>();
+	const ab = new Map<string, string>();
+	flatten(ma.ablate, '', aa);
+	flatten(mb.ablate, '', ab);
+	out.push(...mapChanges('ablation', aa, ab));
+	const fork = (m: RunMeta) => (m.parent ? `${m.parent.run}@${m.parent.step}` : null);
+	one('parent', 'fork', fork(ma), fork(mb));
+	out.push(...worldFileChanges(a, b));
+	// inputs given in the compared range by one run only
+	const key = (x: { step: number; input: SimInput }) => `${x.step}\u0000${JSON.stringify(x.input)}`;
+	const left = new Map<string, number>();
+	for (const x of inputsB) left.set(key(x), (left.get(key(x)) ?? 0) + 1);
+	const onlyA: { step: number; input: SimInput }[] = [];
+	for (const x of inputsA) {
+		const n = left.get(key(x)) ?? 0;
+		if (n > 0) left.set(key(x), n - 1);
+		else onlyA.push(x);
+	}
+	const onlyB = inputsB.filter((x) => {
+		const n = left.get(key(x)) ?? 0;
+		if (n > 0) left.set(key(x), n - 1);
+		return n > 0;
+	});
+	for (const x of onlyA) out.push({ kind: 'input', key: String(x.step), a: inputText(x.input), b: null });
+	for (const x of onlyB) out.push({ kind: 'input', key: String(x.step), a: null, b: inputText(x.input) });
+	return out;
+}
+
+function diffRun(r: RunFiles): DiffRun {
+	const m = r.meta;
+	return {
+		id: r.id,
+		world: m.world,
+		worldName: m.worldName,
+		seed: m.seed,
+		model: m.model.label,
+		promptSet: m.promptSet,
+		settings: m.settings,
+		ablate: m.ablate,
+		overrides: m.overrides ?? [],
+		parent: m.parent,
+		firstStep: m.firstStep,
+		steps: r.committed,
+		status: m.status
+	};
+}
+
+// ---------------------------------------------------------------------------
+// memories
+
+/**
+ * The latest frame <= `end` at which a run's store holds every memory. A snapshot is written
+ * only once every memory it counts is stored, so the store holds everything before the latest
+ * snapshot at or before `end`; after it, the rows stored from that step on must be as many as
+ * the commit lines since report (plus, from the creation, the seed memories of snapshot 0).
+ * Else the store is complete as of that snapshot only (a run that is stepping or paused).
+ */
+function storedThrough(run: RunFiles, end: number, rows: StoredMemory[]): number {
+	if (end <= run.firstStep) return end;
+	const base = listSnapshotSteps(run.dir)
+		.filter((s) => s <= end && s >= run.firstStep)
+		.at(-1);
+	if (base === undefined) throw new Error(`run ${run.id} has no snapshot at or before step ${end}`);
+	let expected = base === 0 ? Object.values(readSnapshot(run.dir, 0).memory).reduce((n, m) => n + m.size, 0) : 0;
+	const t = run.steps;
+	for (let s = base; s < end; s++) {
+		const i = run.lineOf(s);
+		const text = t.text(i);
+		const at = text.lastIndexOf(',"memories":', t.ends[i]);
+		expected += at > t.starts[i] ? intAt(text, at + 12) || 0 : 0;
+	}
+	let stored = 0;
+	for (const m of rows) if (m.step >= base) stored++;
+	return stored === expected ? end : base;
+}
+
+/** The streams as of `frame` from the rows stored before step `readAt` (>= frame). */
+function streamsAt(run: RunFiles, rows: StoredMemory[], frame: number, readAt: number): StoredMemory[] {
+	if (frame === readAt) return rows;
+	if (frame >= 1) return rows.filter((m) => m.step < frame);
+	// frame 0: the streams the run was created with (seed memories are stored during step 0)
+	if (!listSnapshotSteps(run.dir).includes(0)) return rows.filter((m) => m.step < 0);
+	const sizes = readSnapshot(run.dir, 0).memory;
+	return rows.filter((m) => m.index < (sizes[m.agent]?.size ?? 0));
+}
+
+function memKey(m: StoredMemory): string {
+	return `${m.kind}\u0000${m.description}`;
+}
+
+/** Memories one side holds more often than the other, in stream order. */
+function multisetOnly(mine: StoredMemory[], other: StoredMemory[]): { first: StoredMemory; count: number }[] {
+	// the streams share their history up to where the runs part: skip the common prefix
+	let p = 0;
+	const common = Math.min(mine.length, other.length);
+	while (p < common && mine[p].kind === other[p].kind && mine[p].description === other[p].description) p++;
+	const left = new Map<string, number>();
+	for (let i = p; i < other.length; i++) {
+		const k = memKey(other[i]);
+		left.set(k, (left.get(k) ?? 0) + 1);
+	}
+	const out = new Map<string, { first: StoredMemory; count: number }>();
+	for (let i = p; i < mine.length; i++) {
+		const m = mine[i];
+		const k = memKey(m);
+		const n = left.get(k) ?? 0;
+		if (n > 0) {
+			left.set(k, n - 1);
+			continue;
+		}
+		const e = out.get(k);
+		if (e) e.count++;
+		else out.set(k, { first: m, count: 1 });
+	}
+	return [...out.values()];
+}
+
+function byKind(list: StoredMemory[]): Record<string, number> {
+	const out: Record<string, number> = {};
+	for (const m of list) out[m.kind] = (out[m.kind] ?? 0) + 1;
+	return out;
+}
+
+async function readFacts(run: RunFiles): Promise<TrackedFact[]> {
+	const dir = path.join(run.dir, 'world');
+	if (!existsSync(dir)) return [];
+	return (await readScenario(dir, new ProblemList())).facts;
+}
+
+// ---------------------------------------------------------------------------
+// the diff
+
+interface SideAcc {
+	conversations: ConversationRecord[];
+	reflections: Map<string, number>;
+	inputs: { step: number; input: SimInput }[];
+}
+
+function accumulate(acc: SideAcc, step: number, h: Head): void {
+	for (const i of h.inputs) acc.inputs.push({ step, input: i });
+	for (const c of h.conversations) acc.conversations.push(c);
+	for (const e of h.events) if (e.kind === 'reflection') acc.reflections.set(e.agent, (acc.reflections.get(e.agent) ?? 0) + e.memories.length);
+}
+
+function conversationKey(c: ConversationRecord): string {
+	return `${c.agents[0]}|${c.agents[1]}|${c.step}|${c.lines[0]?.text ?? ''}`;
+}
+
+function conversationDiff(a: ConversationRecord[], b: ConversationRecord[], names: Map<string, string>, cap: number): ConversationDiff {
+	const left = new Map<string, number>();
+	for (const c of b) left.set(conversationKey(c), (left.get(conversationKey(c)) ?? 0) + 1);
+	const onlyA: ConversationRecord[] = [];
+	let both = 0;
+	for (const c of a) {
+		const n = left.get(conversationKey(c)) ?? 0;
+		if (n > 0) {
+			left.set(conversationKey(c), n - 1);
+			both++;
+		} else onlyA.push(c);
+	}
+	const onlyB = b.filter((c) => {
+		const n = left.get(conversationKey(c)) ?? 0;
+		if (n > 0) left.set(conversationKey(c), n - 1);
+		return n > 0;
+	});
+	const summary = (c: ConversationRecord): ConversationSummary => ({
+		step: c.step,
+		agents: [c.agents[0], c.agents[1]],
+		names: [names.get(c.agents[0]) ?? c.agents[0], names.get(c.agents[1]) ?? c.agents[1]],
+		address: c.address,
+		lines: c.lines.slice(0, 2).map((l) => ({ speaker: l.speaker, text: l.text }))
+	});
+	return {
+		onlyA: onlyA.slice(0, cap).map(summary),
+		onlyB: onlyB.slice(0, cap).map(summary),
+		onlyATotal: onlyA.length,
+		onlyBTotal: onlyB.length,
+		both
+	};
+}
+
+function pushRange(ranges: [number, number][], frame: number): void {
+	const last = ranges[ranges.length - 1];
+	if (last && last[1] === frame - 1) last[1] = frame;
+	else ranges.push([frame, frame]);
+}
+
+/** Agent ids and names from a commit line, or from the run's first snapshot. */
+function agentList(run: RunFiles, step: number | null): { id: string; name: string }[] {
+	if (step !== null) {
+		const l = lineRef(run, step);
+		const views = JSON.parse(l.j.utf8(l.i, l.agents + AGENTS.length - 1, l.calls)) as { id: string; name: string }[];
+		return views.map((v) => ({ id: v.id, name: v.name }));
+	}
+	return readSnapshot(run.dir, run.firstStep).state.agents.map((a) => ({ id: a.id, name: a.name }));
+}
+
+/** The behaviour diff of runs `aId` and `bId`. */
+export async function computeDiff(aId: string, bId: string, opts: DiffOptions = {}): Promise<RunDiff> {
+	const runs = new RunSet(path.join(opts.home ?? dataHome(), 'runs'));
+	const capMemories = opts.memoriesPerAgent ?? 50;
+	const capConversations = opts.conversationsPerSide ?? 200;
+	const runA = runs.get(aId);
+	const runB = runs.get(bId);
+	const spansA = lineage(runs, aId);
+	const spansB = lineage(runs, bId);
+
+	// the compared range: from the first step the lineages' journals differ, to the last both have
+	const end = Math.min(runA.committed, runB.committed);
+	const bounds = [...new Set([0, ...spansA.map((s) => s.from), ...spansB.map((s) => s.from)])].filter((s) => s < end).sort((x, y) => x - y);
+	const start = bounds.find((s) => ownerAt(spansA, s)?.run !== ownerAt(spansB, s)?.run) ?? end;
+
+	const agentsA = agentList(start < end ? (ownerAt(spansA, start) as Span).run : runA, start < end ? start : null);
+	const agentsB = agentList(start < end ? (ownerAt(spansB, start) as Span).run : runB, start < end ? start : null);
+	if (agentsA.map((x) => x.id).join('\n') !== agentsB.map((x) => x.id).join('\n')) {
+		throw new Error(`runs ${aId} and ${bId} have different agents; a diff compares runs of the same town`);
+	}
+	const n = agentsA.length;
+	const names = new Map(agentsA.map((x) => [x.id, x.name]));
+
+	// ---- commit lines
+	const cutsA = new AgentCuts(n);
+	const cutsB = new AgentCuts(n);
+	const laneA = new Lane(n);
+	const laneB = new Lane(n);
+	const differing = new Int32Array(n);
+	const firstDiff = new Int32Array(n).fill(-1);
+	const ranges: [number, number][][] = Array.from({ length: n }, () => []);
+	const accA: SideAcc = { conversations: [], reflections: new Map(), inputs: [] };
+	const accB: SideAcc = { conversations: [], reflections: new Map(), inputs: [] };
+	let stateDivergence: Divergence | null = null;
+	for (let s = start; s < end; s++) {
+		const oa = (ownerAt(spansA, s) as Span).run;
+		const ob = (ownerAt(spansB, s) as Span).run;
+		const la = lineRef(oa, s);
+		const lb = lineRef(ob, s);
+		const frame = s + 1;
+		const same = la.end - la.start === lb.end - lb.start && la.t.slice(la.start, la.end) === lb.t.slice(lb.start, lb.end);
+		cutsA.read(la, `run ${oa.id}, step ${s}`);
+		const agentsSame = same || la.t.slice(la.agents, la.calls) === lb.t.slice(lb.agents, lb.calls);
+		if (agentsSame) cutsB.copy(cutsA);
+		else cutsB.read(lb, `run ${ob.id}, step ${s}`);
+		laneA.add(frame, cutsA);
+		laneB.add(frame, cutsB);
+		const differ: string[] = [];
+		if (!agentsSame) {
+			for (let k = 0; k < n; k++) {
+				if (cutsA.x[k] === cutsB.x[k] && cutsA.y[k] === cutsB.y[k] && cutsA.action[k] === cutsB.action[k]) continue;
+				differing[k]++;
+				if (firstDiff[k] < 0) firstDiff[k] = frame;
+				pushRange(ranges[k], frame);
+				differ.push(agentsA[k].id);
+			}
+		}
+		// heads: inputs, events, conversations (parsed once when both sides wrote the same)
+		const headSame = same || la.t.slice(la.start, la.agents) === lb.t.slice(lb.start, lb.agents);
+		const ha = parseHead(la);
+		accumulate(accA, s, ha);
+		accumulate(accB, s, headSame ? ha : parseHead(lb));
+		if (!same && !stateDivergence) {
+			stateDivergence = { step: s, frame, reason: 'state', agent: null, template: null, callId: null, parts: differingParts(la, lb), agents: differ };
+		}
+	}
+	laneA.close(end);
+	laneB.close(end);
+
+	// ---- calls
+	const ownerStartA = start < end ? ownerAt(spansA, start)?.run : undefined;
+	const ownerStartB = start < end ? ownerAt(spansB, start)?.run : undefined;
+	const creation = !!ownerStartA && !!ownerStartB && ownerStartA !== ownerStartB && ownerStartA.firstStep === start && ownerStartB.firstStep === start;
+	const refsA = start < end ? callRefs(spansA, start, end, creation) : [];
+	const refsB = start < end ? callRefs(spansB, start, end, creation) : [];
+	const callDivergence = firstCallDivergence(refsA, refsB);
+	const firstDivergence = callDivergence && (!stateDivergence || callDivergence.step <= stateDivergence.step) ? callDivergence : stateDivergence;
+
+	// ---- timeline and agents
+	const actions = new ActionNames();
+	const segmentsOf = (lane: Lane, k: number): Segment[] =>
+		lane.segments[k].map((g) => {
+			const v = actions.get(g.action);
+			return { from: g.from, to: g.to, activity: v.activity, address: v.address, emoji: v.emoji };
+		});
+	const sameLane = (k: number) => {
+		const x = laneA.segments[k];
+		const y = laneB.segments[k];
+		return x.length === y.length && x.every((g, i) => g.from === y[i].from && g.to === y[i].to && g.action === y[i].action);
+	};
+	const timeline: AgentTimeline[] = agentsA.map((ag, k) => ({ id: ag.id, a: segmentsOf(laneA, k), b: sameLane(k) ? null : segmentsOf(laneB, k), differs: ranges[k] }));
+	const conversationsOf = (acc: SideAcc, id: string) => acc.conversations.filter((c) => c.agents.includes(id)).length;
+	const places = (segs: Segment[]) => new Set(segs.map((g) => g.address).filter(Boolean));
+	const agents: AgentDiff[] = agentsA.map((ag, k) => ({
+		id: ag.id,
+		name: ag.name,
+		differingSteps: differing[k],
+		firstDifferentStep: firstDiff[k] < 0 ? null : firstDiff[k],
+		a: { placesVisited: places(timeline[k].a).size, conversations: conversationsOf(accA, ag.id), reflections: accA.reflections.get(ag.id) ?? 0 },
+		b: { placesVisited: places(timeline[k].b ?? timeline[k].a).size, conversations: conversationsOf(accB, ag.id), reflections: accB.reflections.get(ag.id) ?? 0 }
+	}));
+
+	// ---- memories, as of the last compared frame when both stores hold it
+	const [rowsA, rowsB] = end >= 1 ? await Promise.all([readMemories(runA.dir, end), readMemories(runB.dir, end)]) : [[], []];
+	const heldA = end >= 1 ? storedThrough(runA, end, rowsA) : end;
+	const heldB = end >= 1 ? storedThrough(runB, end, rowsB) : end;
+	const memFrame = Math.min(heldA, heldB);
+	const memA = streamsAt(runA, rowsA, memFrame, end);
+	const memB = streamsAt(runB, rowsB, memFrame, end);
+	const groupBy = (list: StoredMemory[]) => {
+		const m = new Map<string, StoredMemory[]>();
+		for (const x of list) {
+			let g = m.get(x.agent);
+			if (!g) m.set(x.agent, (g = []));
+			g.push(x);
+		}
+		return m;
+	};
+	const byAgentA = groupBy(memA);
+	const byAgentB = groupBy(memB);
+	const descA = new Map(memA.map((m) => [m.id, m.description]));
+	const descB = new Map(memB.map((m) => [m.id, m.description]));
+	const delta = (e: { first: StoredMemory; count: number }): MemoryDelta => ({ kind: e.first.kind, description: e.first.description, count: e.count, step: e.first.step });
+	const reflectionDelta = (desc: Map<string, string>) => (e: { first: StoredMemory; count: number }): ReflectionDelta => ({
+		...delta(e),
+		evidence: (e.first.evidence ?? []).slice(0, 5).map((id) => desc.get(id) ?? id)
+	});
+	const memoryAgents: AgentMemoryDiff[] = agentsA.map((ag) => {
+		const ma = byAgentA.get(ag.id) ?? [];
+		const mb = byAgentB.get(ag.id) ?? [];
+		const onlyA = multisetOnly(ma, mb);
+		const onlyB = multisetOnly(mb, ma);
+		const reflA = onlyA.filter((e) => e.first.kind === 'reflection');
+		const reflB = onlyB.filter((e) => e.first.kind === 'reflection');
+		const total = (l: { count: number }[]) => l.reduce((x, e) => x + e.count, 0);
+		return {
+			id: ag.id,
+			name: ag.name,
+			a: { total: ma.length, byKind: byKind(ma) },
+			b: { total: mb.length, byKind: byKind(mb) },
+			onlyA: onlyA.slice(0, capMemories).map(delta),
+			onlyB: onlyB.slice(0, capMemories).map(delta),
+			onlyATotal: total(onlyA),
+			onlyBTotal: total(onlyB),
+			reflections: {
+				onlyA: reflA.slice(0, capMemories).map(reflectionDelta(descA)),
+				onlyB: reflB.slice(0, capMemories).map(reflectionDelta(descB)),
+				onlyATotal: total(reflA),
+				onlyBTotal: total(reflB)
+			}
+		};
+	});
+
+	// ---- who knows what
+	const factsA = await readFacts(runA);
+	const factsB = await readFacts(runB);
+	const facts = [...factsA, ...factsB.filter((f) => !factsA.some((g) => g.id === f.id))];
+	const knowers = (byAgent: Map<string, StoredMemory[]>, fact: TrackedFact) => {
+		const words = fact.keywords.map((k) => k.toLowerCase());
+		return agentsA
+			.filter((ag) => (byAgent.get(ag.id) ?? []).some((m) => {
+				const d = m.description.toLowerCase();
+				return words.every((w) => d.includes(w));
+			}))
+			.map((ag) => ag.id);
+	};
+	const factDiffs: FactDiff[] = facts.map((f) => {
+		const a = knowers(byAgentA, f);
+		const b = knowers(byAgentB, f);
+		return { id: f.id, label: f.label, keywords: f.keywords, a, b, onlyA: a.filter((x) => !b.includes(x)), onlyB: b.filter((x) => !a.includes(x)) };
+	});
+	const sideSummary = (lane: Lane, acc: SideAcc, mem: StoredMemory[]): SideSummary => {
+		const all = new Set<string>();
+		let agentPlaces = 0;
+		lane.segments.forEach((segs) => {
+			const own = new Set(segs.map((g) => actions.get(g.action).address).filter(Boolean));
+			agentPlaces += own.size;
+			for (const p of own) all.add(p);
+		});
+		return {
+			places: all.size,
+			agentPlaces,
+			conversations: acc.conversations.length,
+			reflections: [...acc.reflections.values()].reduce((x, y) => x + y, 0),
+			memories: mem.length
+		};
+	};
+
+	const snapshotNote = (held: number, run: RunFiles) => (held < end ? `; ${run.id}'s store holds its streams up to frame ${held} only (later memories are not stored yet)` : '');
+	return {
+		a: diffRun(runA),
+		b: diffRun(runB),
+		changes: setupChanges(runA, runB, accA.inputs, accB.inputs),
+		steps: { start, end },
+		identical: firstDivergence === null,
+		firstDivergence,
+		agents,
+		timeline: { from: Math.min(start + 1, end), to: end, agents: timeline },
+		conversations: conversationDiff(accA.conversations, accB.conversations, names, capConversations),
+		memories: {
+			step: memFrame,
+			source: `each run's LanceDB memory table (text columns, no embeddings): the memories stored before step ${memFrame}, checked against the latest snapshot's stream sizes and the commit lines' memory counts${snapshotNote(heldA, runA)}${snapshotNote(heldB, runB)}`,
+			agents: memoryAgents
+		},
+		summary: { a: sideSummary(laneA, accA, memA), b: sideSummary(laneB, accB, memB), facts: factDiffs },
+		failsafe: failsafeTable(refsA, refsB)
+	};
+}
+
+// ---------------------------------------------------------------------------
+// cached diffs (the server)
+
+/** What changes when a run grows or stores memories: sizes and times of its files. */
+function stamp(runsDir: string, id: string, seen = new Set<string>()): string {
+	if (seen.has(id) || !RUN_ID.test(id)) return '';
+	seen.add(id);
+	const dir = path.join(runsDir, id);
+	const part = (f: string) => {
+		try {
+			const s = statSync(path.join(dir, f));
+			return `${s.size}:${s.mtimeMs}`;
+		} catch {
+			return '-';
+		}
+	};
+	let meta: RunMeta;
+	try {
+		meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunMeta;
+	} catch {
+		return `${id}:none`;
+	}
+	const own = [id, part('run.json'), part('steps.jsonl'), part('calls.jsonl'), part('lance/memories.lance/_versions')].join('|');
+	return meta.parent ? `${own};${stamp(runsDir, meta.parent.run, seen)}` : own;
+}
+
+const cache = new Map<string, { stamp: string; diff: Promise<RunDiff> }>();
+const CACHED = 4;
+
+/** computeDiff, answered from memory while neither run's files changed. */
+export function cachedDiff(aId: string, bId: string, opts: DiffOptions = {}): Promise<RunDiff> {
+	const runsDir = path.join(opts.home ?? dataHome(), 'runs');
+	const key = `${runsDir}\u0000${aId}\u0000${bId}`;
+	const now = `${stamp(runsDir, aId)}#${stamp(runsDir, bId)}`;
+	const hit = cache.get(key);
+	if (hit && hit.stamp === now) {
+		cache.delete(key);
+		cache.set(key, hit);
+		return hit.diff;
+	}
+	const diff = computeDiff(aId, bId, opts);
+	cache.set(key, { stamp: now, diff });
+	diff.catch(() => cache.delete(key));
+	while (cache.size > CACHED) cache.delete(cache.keys().next().value as string);
+	return diff;
+}

@@ -1,0 +1,17 @@
+// GET /api/diff?a=RUN&b=RUN -> RunDiff: the behaviour diff of two runs (see $lib/api-diff).
+
+import { cachedDiff } from '$lib/server/diff/diff';
+import { badRequest, notFound } from '$lib/server/ide/errors';
+import { answer } from '$lib/server/ide/http';
+import { runManager } from '$lib/server/ide/manager';
+import { validRunId } from '$lib/server/ide/run-data';
+import type { RequestHandler } from './$types';
+
+export const GET: RequestHandler = ({ url }) =>
+	answer(() => {
+		const a = url.searchParams.get('a');
+		const b = url.searchParams.get('b');
+		if (!a || !b) throw badRequest('a diff compares two runs: ?a=RUN&b=RUN');
+		for (const id of [a, b]) if (!validRunId(id)) throw notFound(`no run "${id.slice(0, 200)}"`);
+		return cachedDiff(a, b, { home: runManager().home });
+	});

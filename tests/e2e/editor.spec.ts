@@ -179,3 +179,51 @@ test('an agent of the changed town walks around the new wall', async ({ page }) 
 	await page.goto(`/runs/${id}`);
 	await expect(page.getByRole('application', { name: 'Town map' })).toHaveAttribute('data-ready', 'true');
 });
+
+test('places a spawn, adds a persona who lives in the new sector, and checks settings', async ({ page }) => {
+	const canvas = await openEditor(page);
+	await page.getByRole('button', { name: 'Spawn', exact: true }).click();
+	await canvas.click({ position: await relative(canvas, 36, 5) });
+	await page.getByLabel('Spawn name').fill('lena-park');
+	await page.getByLabel('Spawn name').press('Enter');
+	await page.getByRole('button', { name: 'Save', exact: true }).click();
+	await expect(page.getByTestId('save-status')).toHaveText(/^Saved/);
+
+	await page.getByRole('tab', { name: 'Personas' }).click();
+	await page.getByRole('button', { name: 'New persona' }).click();
+	const form = page.getByRole('form', { name: 'New persona' });
+	await form.getByLabel('Name', { exact: true }).fill('Lena Park');
+	await expect(form.getByLabel('Id', { exact: true })).toHaveValue('lena-park');
+	await form.getByLabel('First name').fill('Lena');
+	await form.getByLabel('Last name').fill('Park');
+	await form.getByLabel('Age').fill('-3');
+	await form.getByLabel('Innate').fill('curious, patient');
+	await form.getByLabel('Learned').fill('Lena Park keeps the lighthouse.');
+	await form.getByLabel('Currently').fill('Lena Park is repainting the lighthouse.');
+	await form.getByLabel('Lifestyle').fill('goes to bed around 10pm, wakes up around 6am');
+	await form.getByLabel('Daily plan requirement').fill('Lena checks the lamp every evening.');
+	await form.getByLabel('Home').selectOption('Lighthouse:new arena');
+	await form.getByLabel('Spawn').selectOption('lena-park');
+	// A bad age is refused at its field, and nothing is written.
+	await form.getByRole('button', { name: 'Create persona' }).click();
+	await expect(form.getByLabel('Age')).toHaveAttribute('aria-invalid', 'true');
+	expect((await (await page.request.get(`/api/worlds/${WORLD}/personas`)).json()).some((p: { id: string }) => p.id === 'lena-park')).toBe(false);
+	await form.getByLabel('Age').fill('41');
+	await form.getByRole('button', { name: 'Create persona' }).click();
+	await expect(page.getByText('Created personas/lena-park.json')).toBeVisible();
+	const personas: { id: string; persona: { home: string; spawn: string; age: number } }[] = await (
+		await page.request.get(`/api/worlds/${WORLD}/personas`)
+	).json();
+	expect(personas.find((p) => p.id === 'lena-park')?.persona).toMatchObject({ home: 'Lighthouse:new arena', spawn: 'lena-park', age: 41 });
+
+	// World settings: an impossible decay is refused with its field marked; a good one is saved.
+	await page.getByRole('tab', { name: 'Settings' }).click();
+	await page.getByLabel('Recency decay').fill('2');
+	await page.getByRole('button', { name: 'Save settings' }).click();
+	await expect(page.getByLabel('Recency decay')).toHaveAttribute('aria-invalid', 'true');
+	await page.getByLabel('Recency decay').fill('0.99');
+	await page.getByRole('button', { name: 'Save settings' }).click();
+	await expect(page.getByText('Saved world.json')).toBeVisible();
+	const settings = await (await page.request.get(`/api/worlds/${WORLD}/settings`)).json();
+	expect(settings.defaults.retrieval.decay).toBe(0.99);
+});

@@ -1,6 +1,7 @@
 // Shapes of the IDE's HTTP API (src/routes/api/**), shared by the server and the browser.
 // Plain data only.
 
+import type { TemplateVars } from './engine/model';
 import type { AgentView } from './engine/sim';
 import type { ConversationRecord, DayPlan, StepEvent } from './engine/state';
 import type { RetrievalWeights, Settings } from './engine/types';
@@ -161,6 +162,8 @@ export interface CallView {
 	agent?: string;
 	purpose?: string;
 	prompt: string;
+	/** the template variables the prompt was rendered from (absent in runs recorded before they were kept) */
+	vars?: TemplateVars;
 	answer: string;
 	value: unknown;
 	failsafe: boolean;

@@ -13,6 +13,7 @@ import type {
 	SavePromptVersionRequest,
 	TemplateHistoryEntry
 } from '$lib/api-prompts';
+import type { TryRequest, TryResult } from '$lib/server/prompts/try';
 import { ApiError, type Fetch } from './api';
 
 export class PromptsApiError extends ApiError {
@@ -65,7 +66,9 @@ export function createPromptsApi(f: Fetch = (...args) => fetch(...args)) {
 		setLabel: (label: string, version: string) => call<Record<string, string>>(f, `/api/prompts/labels/${enc(label)}`, 'PUT', { version }),
 		history: (template: string) => call<TemplateHistoryEntry[]>(f, `/api/prompts/history/${enc(template)}`),
 		/** the server's diagnostics for one template (the same as checkTemplateSource in $lib/prompts/check) */
-		check: (id: string, source: string) => call<CheckTemplateResult>(f, '/api/prompts/check', 'POST', { id, source })
+		check: (id: string, source: string) => call<CheckTemplateResult>(f, '/api/prompts/check', 'POST', { id, source }),
+		/** a template text tried on a model call a run recorded: the model's answer now beside the recorded one (stores nothing) */
+		tryCall: (req: TryRequest) => call<TryResult>(f, '/api/prompts/try', 'POST', req)
 	};
 }
 

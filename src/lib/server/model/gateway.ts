@@ -4,7 +4,7 @@
 // a valid value. Every call is reported to a recorder (the run journal, traces); in replay mode
 // the recorded answers are served and no provider is called.
 
-import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
+import type { ModelAnswer, ModelPort, ModelRequest, TemplateVars } from '../../engine/model';
 import { extractJson } from '../../prompts/json';
 import { getTemplate, type PromptSet } from '../../prompts/promptset';
 import { coerceOutput, validateOutput } from '../../prompts/schema';
@@ -24,6 +24,8 @@ export interface RecordedCall {
 	model: string;
 	/** the rendered prompt (the user message) */
 	prompt: string;
+	/** the template variables the prompt was rendered from (when the gateway records them) */
+	vars?: TemplateVars;
 	/** the raw answer text of the last attempt ('' when none arrived) */
 	answer: string;
 	/** the value handed to the engine */
@@ -61,6 +63,8 @@ export interface GatewayOptions {
 	retries?: number;
 	/** monotonic milliseconds, for latencies */
 	now?: () => number;
+	/** keep each call's template variables in its record, so it can be rendered again with another template text */
+	recordVars?: boolean;
 }
 
 export const SYSTEM_PROMPT =
@@ -92,6 +96,7 @@ export class ModelGateway implements ModelPort {
 	private readonly retries: number;
 	private readonly sem: Semaphore;
 	private readonly now: () => number;
+	private readonly recordVars: boolean;
 
 	constructor(options: GatewayOptions) {
 		this.provider = options.provider;
@@ -102,6 +107,7 @@ export class ModelGateway implements ModelPort {
 		this.retries = Math.max(0, options.retries ?? 2);
 		this.sem = new Semaphore(options.concurrency ?? 8);
 		this.now = options.now ?? (() => performance.now());
+		this.recordVars = options.recordVars ?? false;
 	}
 
 	get dimensions(): number {
@@ -131,7 +137,8 @@ export class ModelGateway implements ModelPort {
 			purpose: req.purpose,
 			provider: this.provider.name,
 			model: this.provider.model,
-			prompt
+			prompt,
+			...(this.recordVars && { vars: req.vars })
 		};
 
 		const cached = this.cache?.getAnswer(cacheKey);

@@ -38,6 +38,8 @@ export interface CreateGatewayOptions {
 	recorder?: Recorder;
 	replay?: ReplaySource;
 	retries?: number;
+	/** keep each call's template variables in its record (default true: the prompt workbench renders recorded calls again) */
+	recordVars?: boolean;
 }
 
 /**
@@ -59,7 +61,8 @@ export async function createModelGateway(options: CreateGatewayOptions = {}): Pr
 		recorder: options.recorder,
 		replay: options.replay,
 		retries: options.retries,
-		concurrency
+		concurrency,
+		recordVars: options.recordVars ?? true
 	});
 	return { gateway, cache };
 }

@@ -11,9 +11,10 @@ import type {
 	PromptVersionInfo,
 	PromptWorkingCopy,
 	SavePromptVersionRequest,
-	TemplateHistoryEntry
+	TemplateHistoryEntry,
+	TryRequest,
+	TryResult
 } from '$lib/api-prompts';
-import type { TryRequest, TryResult } from '$lib/server/prompts/try';
 import { ApiError, type Fetch } from './api';
 
 export class PromptsApiError extends ApiError {

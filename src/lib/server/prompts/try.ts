@@ -5,7 +5,9 @@
 // journalled or stored; a template that does not parse, or variables that do not fit it, are
 // refused with their lines.
 
-import type { PromptIssue } from '../../api-prompts';
+import type { PromptIssue, TryRequest, TryResult } from '../../api-prompts';
+
+export type { TryRequest, TryResult };
 import type { CallView } from '../../api-types';
 import type { TemplateVars } from '../../engine/model';
 import { extractJson } from '../../prompts/json';
@@ -14,53 +16,6 @@ import { parseTemplate, RenderError, renderTemplate, TemplateError, type Templat
 import { SYSTEM_PROMPT } from '../model/gateway';
 import type { ChatMessage, ModelProvider } from '../model/providers/types';
 import { PromptStoreError } from './store';
-
-/** POST /api/prompts/try body */
-export interface TryRequest {
-	run: string;
-	/** the recorded call's key (`step/agent/n`) */
-	key: string;
-	/** the step that made the call (CallView.step); read from the key when absent */
-	step?: number;
-	/** the whole template file to try (front matter and text) */
-	source: string;
-}
-
-/** The answer now and what the run recorded for the same call. */
-export interface TryResult {
-	run: string;
-	key: string;
-	step: number;
-	template: string;
-	/** the prompt rendered from the tried text with the call's variables */
-	prompt: string;
-	/** true when that is the prompt the run recorded */
-	samePrompt: boolean;
-	model: { provider: string; model: string; label: string; offline: boolean };
-	/** the raw answer text ('' when the model gave none) */
-	answer: string;
-	/** the answer's JSON object, coerced like the gateway does, when one was found */
-	value?: unknown;
-	/** true when `value` validates against the tried text's output schema */
-	valid: boolean;
-	/** why it does not: no JSON object in the answer, or the schema's errors */
-	issues: string[];
-	/** the model failed (network, quota, configuration); there is no answer */
-	error?: string;
-	/** wall time of the model call, for display */
-	latencyMs: number;
-	tokens: { prompt: number; completion: number };
-	recorded: {
-		prompt: string;
-		answer: string;
-		value: unknown;
-		failsafe: boolean;
-		error?: string;
-		/** whether the recorded value validates against the tried text's output schema */
-		valid: boolean;
-		issues: string[];
-	};
-}
 
 /** A refused try: 400 (a template or variables that do not fit) or 404 (no such call). */
 export class TryError extends PromptStoreError {

@@ -1,7 +1,7 @@
 // The command line: `npm run simulacra -- <command> [options]`. Every command takes --json.
 // Errors are reported as one line (or a JSON object) and exit code 1, never a stack trace.
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatIso } from '../lib/engine/clock';
@@ -19,6 +19,9 @@ import { importMap } from '../lib/server/world/import';
 import { loadWorld } from '../lib/server/world/load';
 import { WorldError, formatProblem } from '../lib/world/problems';
 import type { PromptVersionInfo } from '../lib/api-prompts';
+import { parseRankings } from '../lib/eval/rankings';
+import { analyseRankings, formatEvaluationStats } from '../lib/eval/stats';
+import { parseJson } from '../lib/server/world/json';
 
 const HELP = `Simulacra Studio command line
 
@@ -54,6 +57,8 @@ const HELP = `Simulacra Studio command line
   prompts history TEMPLATE
                          the versions in which a template's text changed
   prompts restore V      write version V into the working copy
+  stats --input FILE     believability rankings (.json or .csv): TrueSkill ratings,
+                         Kruskal-Wallis and Dunn's test with Holm-Bonferroni
 
 Every command takes --json. The default model is the ${OFFLINE_LABEL}.`;
 
@@ -226,6 +231,7 @@ async function main(argv: string[]): Promise<number> {
 			name: { type: 'string' },
 			message: { type: 'string', short: 'm' },
 			remember: { type: 'boolean', default: false },
+			input: { type: 'string' },
 			help: { type: 'boolean', short: 'h', default: false }
 		}
 	});
@@ -442,6 +448,14 @@ async function main(argv: string[]): Promise<number> {
 				onProgress: progressBar(!out.json && process.stderr.isTTY === true)
 			});
 			print(out, summary, () => summaryText(summary));
+			return 0;
+		}
+		case 'stats': {
+			const file = need(values.input, 'stats needs --input FILE (rankings as .json or .csv)');
+			if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`stats: no file at ${file}`);
+			const { rankings } = parseRankings(readFileSync(file, 'utf8'), { file, readJson: parseJson });
+			const stats = analyseRankings(rankings);
+			print(out, stats, () => formatEvaluationStats(stats, file));
 			return 0;
 		}
 		case 'prompts':

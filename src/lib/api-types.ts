@@ -20,6 +20,8 @@ export interface RunListing {
 	created: string;
 	status: RunStatus | string;
 	parent: { run: string; step: number } | null;
+	/** the prompt-set version the run uses (a stored version when the content was saved) */
+	promptSet: string;
 	/** true while the server process is stepping it */
 	live: boolean;
 }

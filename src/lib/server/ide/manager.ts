@@ -176,6 +176,7 @@ export class RunManager {
 			created: meta.created,
 			status: this.status(id, dir, meta),
 			parent: meta.parent,
+			promptSet: meta.promptSet.version,
 			live: e !== undefined
 		};
 	}

@@ -17,6 +17,7 @@ function info(steps: number, extra: Partial<RunInfo> = {}): RunInfo {
 		created: '2024-01-01T00:00:00Z',
 		status: 'paused',
 		parent: null,
+		promptSet: 'abcdef012345',
 		live: true,
 		worldName: 'Town',
 		seed: 1,

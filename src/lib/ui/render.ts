@@ -403,3 +403,20 @@ export function drawZones(ctx: CanvasRenderingContext2D, zones: MapView['zones']
 		}
 	}
 }
+
+/** Painted layers per map object: two maps of the same town (the compare view) paint it once. */
+const painted = new WeakMap<MapView, Promise<{ base: BaseLayer; collisions: BaseLayer | null; failed: string[] }>>();
+
+/** Loads the tileset images and paints the base and collision layers of `map`, once per map object. */
+export function paintMap(worldId: string, map: MapView): Promise<{ base: BaseLayer; collisions: BaseLayer | null; failed: string[] }> {
+	let job = painted.get(map);
+	if (!job) {
+		job = loadTilesetImages(worldId, map.tilesets).then(({ images, failed }) => ({
+			base: renderBase(map, images),
+			collisions: renderCollisions(map),
+			failed
+		}));
+		painted.set(map, job);
+	}
+	return job;
+}

@@ -416,6 +416,7 @@ function cutCall(ref: CallRef): CallCut {
 	const promptAt = t.indexOf(',"prompt":', template.at);
 	const answerAt = promptAt < 0 ? -1 : t.indexOf(',"answer":', promptAt);
 	const failsafeAt = t.lastIndexOf(',"failsafe":', end);
+	const varsAt = promptAt < 0 ? -1 : t.indexOf(',"vars":', promptAt);
 	if (key.at < 0 || template.at < 0 || promptAt < 0 || promptAt > end || answerAt < 0 || answerAt > end || failsafeAt < answerAt) {
 		throw new Error(`run ${ref.run.id}: calls.jsonl line ${ref.i + 1} is not a model call record`);
 	}
@@ -423,7 +424,9 @@ function cutCall(ref: CallRef): CallCut {
 		s: ref.run.stepOfCall(ref.i),
 		key: key.value,
 		template: template.value,
-		prompt: t.slice(promptAt, answerAt),
+		// the recorded variables (between prompt and answer) are not compared: the prompt is
+		// their rendering, and runs made before variables were recorded have none
+		prompt: t.slice(promptAt, varsAt > promptAt && varsAt < answerAt ? varsAt : answerAt),
 		answer: t.slice(answerAt, failsafeAt),
 		failsafe: t.startsWith(',"failsafe":true', failsafeAt)
 	};

@@ -1,0 +1,55 @@
+// Words and figures of the compare view: set-up differences, divergence reasons, fail-safe
+// rates and A/B deltas.
+
+import type { DivergenceReason, FailsafeRow, RunChange } from '$lib/api-diff';
+
+export const CHANGE_LABELS: Record<RunChange['kind'], string> = {
+	world: 'World',
+	seed: 'Seed',
+	model: 'Model',
+	'prompt-set': 'Prompt set',
+	template: 'Template',
+	setting: 'Setting',
+	override: 'Override',
+	ablation: 'Ablation',
+	parent: 'Fork of',
+	'world-file': 'World file',
+	input: 'Input at step'
+};
+
+export const REASON_TEXT: Record<DivergenceReason, string> = {
+	prompt: 'the prompt differs (template or rendered text)',
+	answer: 'the same prompt got another answer',
+	missing: 'a model call made in one run only',
+	state: 'the step recorded differs before any model call does'
+};
+
+/** A change's value for a table cell: "—" for none. */
+export function changeValue(value: string | null): string {
+	return value === null || value === '' ? '—' : value;
+}
+
+/** "12.5%" (one decimal under 10%, none above); "—" without calls. */
+export function rateText(side: { calls: number; rate: number }): string {
+	if (side.calls === 0) return '—';
+	const pct = side.rate * 100;
+	return `${pct === 0 || pct >= 10 ? pct.toFixed(0) : pct.toFixed(1)}%`;
+}
+
+/** true when the two runs' fail-safe rates of a template differ (templates called by one run only count). */
+export function rateDiffers(row: FailsafeRow): boolean {
+	if (row.a.calls === 0 || row.b.calls === 0) return row.a.failsafes + row.b.failsafes > 0;
+	return Math.abs(row.a.rate - row.b.rate) > 1e-12;
+}
+
+/** "+3", "−2", "0" */
+export function delta(a: number, b: number): string {
+	const d = b - a;
+	if (d === 0) return '0';
+	return d > 0 ? `+${d}` : `−${-d}`;
+}
+
+/** "7 frames" / "1 frame" */
+export function plural(n: number, one: string, many = `${one}s`): string {
+	return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}

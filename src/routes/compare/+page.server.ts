@@ -1,0 +1,138 @@
+// /compare?a=RUN&b=RUN[&step=N]: the two runs, the towns their maps draw (each run's own copy
+// of its world, loaded once when both copies hold the same files), and the behaviour diff,
+// streamed: the page is sent while the diff is computed.
+
+import { error } from '@sveltejs/kit';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunDiff } from '$lib/api-diff';
+import type { RunInfo } from '$lib/api-types';
+import { listWorlds, resolveInside, worldsDir } from '$lib/server/files';
+import { dataHome } from '$lib/server/paths';
+import { runsDir } from '$lib/server/run/runner';
+import { loadWorld, WorldError } from '$lib/server/world/load';
+import { ApiError, createApi } from '$lib/ui/api';
+import { fetchDiff } from '$lib/ui/diff-api';
+import { worldView, type ProblemView, type WorldView } from '$lib/ui/world-view';
+import type { PageServerLoad } from './$types';
+
+/** Run ids are folder names; anything else never reaches the file system. */
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export interface CompareSide {
+	info: RunInfo;
+	world: WorldView | null;
+	problems: ProblemView[];
+}
+
+export type DiffAnswer = { diff: RunDiff; error: null } | { diff: null; error: string };
+
+type Api = ReturnType<typeof createApi>;
+
+/** The world folder whose tileset images the map shows: the run's, or its nearest ancestor's. */
+async function assetWorld(api: Api, info: RunInfo, known: Set<string>): Promise<string> {
+	let run = info;
+	for (let depth = 0; depth < 20 && !known.has(run.world) && run.parent; depth++) {
+		try {
+			run = await api.run(run.parent.run);
+		} catch {
+			break;
+		}
+	}
+	return known.has(run.world) ? run.world : info.world;
+}
+
+/** Every file below `dir`, relative, sorted. */
+async function filesOf(dir: string, prefix = ''): Promise<string[]> {
+	const out: string[] = [];
+	for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
+		const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+		if (entry.isDirectory()) out.push(...(await filesOf(dir, rel)));
+		else if (entry.isFile()) out.push(rel);
+	}
+	return out.sort();
+}
+
+/** true when the two folders hold the same files with the same bytes. */
+async function sameFiles(x: string, y: string): Promise<boolean> {
+	try {
+		const [fx, fy] = await Promise.all([filesOf(x), filesOf(y)]);
+		if (fx.length !== fy.length || fx.some((f, i) => f !== fy[i])) return false;
+		for (const f of fx) {
+			const [bx, by] = await Promise.all([readFile(path.join(x, f)), readFile(path.join(y, f))]);
+			if (!bx.equals(by)) return false;
+		}
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+// A run's world copy is written when the run starts and never changes: loaded worlds are kept
+// (a few), keyed by folder and its modification time.
+const worldCache = new Map<string, { stamp: number; view: WorldView }>();
+const WORLD_CACHE_SIZE = 4;
+
+async function loadRunWorld(dir: string, assetId: string): Promise<WorldView> {
+	const stamp = (await stat(dir)).mtimeMs;
+	const key = `${dir}\n${assetId}`;
+	const hit = worldCache.get(key);
+	if (hit && hit.stamp === stamp) {
+		worldCache.delete(key);
+		worldCache.set(key, hit);
+		return hit.view;
+	}
+	const view = worldView(assetId, await loadWorld(dir));
+	worldCache.set(key, { stamp, view });
+	while (worldCache.size > WORLD_CACHE_SIZE) worldCache.delete(worldCache.keys().next().value as string);
+	return view;
+}
+
+function worldProblems(err: unknown, id: string): ProblemView[] {
+	if (err instanceof WorldError) return err.problems;
+	return [{ file: `runs/${id}/world`, message: err instanceof Error ? err.message : String(err) }];
+}
+
+export const load: PageServerLoad = async ({ url, fetch }) => {
+	const a = url.searchParams.get('a') ?? '';
+	const b = url.searchParams.get('b') ?? '';
+	if (!a || !b) error(400, 'Compare two runs: /compare?a=RUN&b=RUN (pick them on the runs page)');
+	for (const id of [a, b]) if (!RUN_ID.test(id)) error(404, `No run "${id.slice(0, 200)}"`);
+
+	// The diff is computed meanwhile and streamed to the page; it never rejects.
+	const diff: Promise<DiffAnswer> = fetchDiff(a, b, fetch).then(
+		(d): DiffAnswer => ({ diff: d, error: null }),
+		(err: unknown): DiffAnswer => ({ diff: null, error: err instanceof Error ? err.message : String(err) })
+	);
+
+	const api = createApi(fetch);
+	let infoA: RunInfo;
+	let infoB: RunInfo;
+	try {
+		[infoA, infoB] = await Promise.all([api.run(a), api.run(b)]);
+	} catch (err) {
+		if (err instanceof ApiError) error(err.status === 404 ? 404 : 500, err.message);
+		throw err;
+	}
+
+	const known = new Set((await listWorlds(worldsDir())).map((w) => w.id));
+	const runs = runsDir(dataHome());
+	const side = async (info: RunInfo, dir: string | null, reuse?: CompareSide): Promise<CompareSide> => {
+		if (reuse?.world && reuse.info.world === info.world) return { info, world: reuse.world, problems: [] };
+		if (!dir) return { info, world: null, problems: [{ file: `runs/${info.id}/world`, message: 'The run has no copy of its world' }] };
+		try {
+			return { info, world: await loadRunWorld(dir, await assetWorld(api, info, known)), problems: [] };
+		} catch (err) {
+			return { info, world: null, problems: worldProblems(err, info.id) };
+		}
+	};
+	const [dirA, dirB] = await Promise.all(
+		[infoA, infoB].map((info) => resolveInside(runs, `${info.id}/world`, 'directory').catch(() => null))
+	);
+	const sideA = await side(infoA, dirA);
+	// The same town (a fork and its parent, usually) is loaded and sent once.
+	const same = dirA !== null && dirB !== null && (dirA === dirB || (await sameFiles(dirA, dirB)));
+	const sideB = await side(infoB, dirB, same ? sideA : undefined);
+
+	return { a: sideA, b: sideB, step: url.searchParams.get('step'), diff };
+};

@@ -129,6 +129,10 @@ async function main() {
 
 	const { server } = await import(pathToFileURL(BUILD_ENTRY).href);
 	const http = server.server;
+	// Keep idle connections open longer than clients do (Node closes them after 5 s), so a
+	// request sent on a connection the server is just closing does not fail with ECONNRESET.
+	http.keepAliveTimeout = 65_000;
+	http.headersTimeout = 66_000;
 	await new Promise((resolve) => {
 		if (http.listening) return resolve(undefined);
 		http.once('listening', resolve);

@@ -80,8 +80,9 @@ test('shows the diff of two versions of the template', async ({ page }) => {
 	await page.getByRole('button', { name: 'Compare', exact: true }).click();
 	const diff = page.getByTestId('template-diff');
 	await expect(diff).toBeVisible();
-	await expect(page.getByRole('status').filter({ hasText: /places? differs?\./ })).toBeVisible();
-	await expect(diff).toContainText('Keep it brief.');
+	// One added line: one place differs, and both sides are the importance template.
+	await expect(page.getByRole('status').filter({ hasText: /^1 place differs\.$/ })).toBeVisible();
+	await expect(diff).toContainText('id: importance');
 });
 
 test('forks a run with the new version and finds the divergence in the compare view', async ({ page }) => {

@@ -30,7 +30,12 @@ const PARTY_SEED = {
 	memory:
 		"Isabella Rodriguez is planning a Valentine's Day party at Hobbs Cafe on February 14 from 5pm to 7pm, and she wants to invite her friends and customers"
 };
-const PARTY_FACT = { id: 'valentines-party', label: "Valentine's Day party at Hobbs Cafe", keywords: ['valentine', 'party'] };
+const PARTY_FACT: { id: string; label: string; keywords: string[]; event?: Record<string, string> } = {
+	id: 'valentines-party',
+	label: "Valentine's Day party at Hobbs Cafe",
+	keywords: ['valentine', 'party'],
+	event: { place: 'Hobbs Cafe', start: '2023-02-14T17:00:00', end: '2023-02-14T19:00:00', host: 'isabella-rodriguez' }
+};
 
 const MAYOR_SEED = {
 	id: 'mayor-election',

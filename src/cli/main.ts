@@ -22,6 +22,9 @@ import type { PromptVersionInfo } from '../lib/api-prompts';
 import { parseRankings } from '../lib/eval/rankings';
 import { analyseRankings, formatEvaluationStats } from '../lib/eval/stats';
 import { parseJson } from '../lib/server/world/json';
+import { evaluateRun } from '../lib/server/eval/metrics';
+import { interviewSetFile, runInterviews } from '../lib/server/eval/interviews';
+import { formatEvalReport, formatInterviewSet } from '../lib/server/eval/format';
 
 const HELP = `Simulacra Studio command line
 
@@ -57,6 +60,12 @@ const HELP = `Simulacra Studio command line
   prompts history TEMPLATE
                          the versions in which a template's text changed
   prompts restore V      write version V into the working copy
+  eval RUN [--step N] [--refresh]
+                         end-to-end measures at step N (default: the last): diffusion of
+                         each scenario fact, relationship density, event attendance
+  interviews RUN [--step N] [--agents a,b] [--conditions full,no-reflection,...]
+                         the evaluation interview (5 categories x 5 questions) under each
+                         ablation condition, stored in the run's evaluations folder
   stats --input FILE     believability rankings (.json or .csv): TrueSkill ratings,
                          Kruskal-Wallis and Dunn's test with Holm-Bonferroni
 
@@ -232,6 +241,9 @@ async function main(argv: string[]): Promise<number> {
 			message: { type: 'string', short: 'm' },
 			remember: { type: 'boolean', default: false },
 			input: { type: 'string' },
+			agents: { type: 'string' },
+			conditions: { type: 'string' },
+			refresh: { type: 'boolean', default: false },
 			help: { type: 'boolean', short: 'h', default: false }
 		}
 	});
@@ -456,6 +468,19 @@ async function main(argv: string[]): Promise<number> {
 			const { rankings } = parseRankings(readFileSync(file, 'utf8'), { file, readJson: parseJson });
 			const stats = analyseRankings(rankings);
 			print(out, stats, () => formatEvaluationStats(stats, file));
+			return 0;
+		}
+		case 'eval': {
+			const id = need(rest[0], 'eval needs a run id');
+			const report = await evaluateRun(id, { step: int(values.step, 'step'), refresh: values.refresh === true });
+			print(out, report, () => formatEvalReport(report));
+			return 0;
+		}
+		case 'interviews': {
+			const id = need(rest[0], 'interviews needs a run id');
+			const list = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
+			const set = await runInterviews(id, { step: int(values.step, 'step'), agents: list(values.agents), conditions: list(values.conditions) });
+			print(out, set, () => formatInterviewSet(set, interviewSetFile(openRun(id).dir, set.step)));
 			return 0;
 		}
 		case 'prompts':

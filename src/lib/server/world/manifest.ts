@@ -443,17 +443,34 @@ function checkPersona(
 // ---------------------------------------------------------------------------------------------
 // scenario.json
 
+/** A fact that is also a gathering: where and when it happens (game times), and who hosts it. */
+export interface FactEvent {
+	/** a sector name */
+	place: string;
+	/** YYYY-MM-DDTHH:MM:SS, game time */
+	start: string;
+	end: string;
+	/** persona id */
+	host?: string;
+}
+
+export interface ScenarioFact extends TrackedFact {
+	event?: FactEvent;
+}
+
 export interface Scenario {
 	file?: JsonFile;
 	seeds: ScenarioSeed[];
 	/** index of each seed in the file's "seeds" list */
 	seedIndex: number[];
-	facts: TrackedFact[];
+	facts: ScenarioFact[];
+	/** index of each fact in the file's "facts" list */
+	factIndex: number[];
 }
 
 export async function readScenario(dir: string, problems: ProblemList): Promise<Scenario> {
 	const f = await readJsonFile(dir, 'scenario.json', problems, true);
-	const out: Scenario = { file: f, seeds: [], seedIndex: [], facts: [] };
+	const out: Scenario = { file: f, seeds: [], seedIndex: [], facts: [], factIndex: [] };
 	if (!f) return out;
 	const c = new FieldChecker(problems, f);
 	const root = f.doc.value;
@@ -494,15 +511,69 @@ export async function readScenario(dir: string, problems: ProblemList): Promise<
 	const factId = ids('fact');
 	list('facts').forEach((item, k) => {
 		const p = ['facts', k];
-		if (!c.object(item, p, ['id', 'label', 'keywords'], 'fact')) return;
+		if (!c.object(item, p, ['id', 'label', 'keywords', 'event'], 'fact')) return;
 		const before = problems.errors.length;
-		const fact = {
+		const fact: Partial<ScenarioFact> = {
 			id: c.string(item, p, 'id', { nonEmpty: true }),
 			label: c.string(item, p, 'label', { nonEmpty: true }),
 			keywords: c.stringList(item, p, 'keywords')
 		};
+		if (item.event !== undefined) {
+			const event = checkFactEvent(c, item.event, [...p, 'event']);
+			if (event) fact.event = event;
+		}
 		factId(fact.id, p);
-		if (problems.errors.length === before) out.facts.push(fact as TrackedFact);
+		if (problems.errors.length === before) {
+			out.facts.push(fact as ScenarioFact);
+			out.factIndex.push(k);
+		}
 	});
 	return out;
+}
+
+/** `event` of a scenario fact: { place, start, end, host? }, end after start. */
+function checkFactEvent(c: FieldChecker, v: unknown, p: JsonPath): FactEvent | undefined {
+	if (!c.object(v, p, ['place', 'start', 'end', 'host'], '"event"')) return undefined;
+	const before = c.problems.errors.length;
+	const place = c.string(v, p, 'place', { nonEmpty: true });
+	const time = (key: 'start' | 'end') => {
+		const text = c.string(v, p, key, { nonEmpty: true });
+		if (text === undefined) return undefined;
+		const ms = parseGameTime(text);
+		if (ms === undefined)
+			c.error([...p, key], `"${showPath([...p, key])}" must be a calendar time written YYYY-MM-DDTHH:MM:SS without a zone, e.g. "2023-02-14T17:00:00" (got "${text}")`);
+		return ms === undefined ? undefined : { text, ms };
+	};
+	const start = time('start');
+	const end = time('end');
+	const host = c.string(v, p, 'host', { required: false, nonEmpty: true });
+	if (start && end && end.ms <= start.ms) c.error([...p, 'end'], `"${showPath([...p, 'end'])}" (${end.text}) must be after "start" (${start.text})`);
+	if (c.problems.errors.length > before) return undefined;
+	return { place: place!, start: start!.text, end: end!.text, ...(host !== undefined ? { host } : {}) };
+}
+
+/**
+ * The places and hosts of the scenario's events against the world: `place` must be a sector
+ * on the map, `host` a persona id. Reported at the line of the field.
+ */
+export function checkScenarioEvents(
+	scenario: Scenario,
+	world: { sectors: readonly string[]; personas: readonly string[] },
+	problems: ProblemList
+): void {
+	if (!scenario.file) return;
+	const c = new FieldChecker(problems, scenario.file);
+	scenario.facts.forEach((fact, n) => {
+		const e = fact.event;
+		if (!e) return;
+		const p = ['facts', scenario.factIndex[n], 'event'];
+		if (!world.sectors.includes(e.place)) {
+			const s = suggest(e.place, world.sectors);
+			c.error([...p, 'place'], `fact "${fact.id}": there is no sector "${e.place}" on the map${s ? `; did you mean "${s}"?` : ''}`);
+		}
+		if (e.host !== undefined && !world.personas.includes(e.host)) {
+			const s = suggest(e.host, world.personas);
+			c.error([...p, 'host'], `fact "${fact.id}": there is no persona "${e.host}"${s ? `; did you mean "${s}"?` : ''}`);
+		}
+	});
 }

@@ -1,0 +1,216 @@
+// Shapes of the evaluation API (src/routes/api/runs/[id]/eval/**) and of the files it keeps in
+// `<run dir>/evaluations/`; the CLI's `eval` and `interviews` print the same shapes. Plain data
+// only, shared by the server and the browser.
+//
+// Steps are states: step N is the state after N steps (as `loadState(run, N)` restores it);
+// times are game times written YYYY-MM-DDTHH:MM:SS.
+
+import type { ConditionId, InterviewQuestion } from './eval/questions';
+import type { MemoryKind } from './engine/memory';
+import type { Verdict } from './eval/classify';
+
+/** A memory as a report cites it. */
+export interface MemoryRef {
+	id: string;
+	kind: MemoryKind;
+	/** the step it was stored at */
+	step: number;
+	description: string;
+}
+
+// ---------------------------------------------------------------------------
+// interviews (the controlled evaluation)
+
+/** POST /api/runs/:id/eval/interviews body. */
+export interface InterviewRequest {
+	/** default: the run's last committed step */
+	step?: number;
+	/** agent ids or names; default: every agent */
+	agents?: string[];
+	/** default: all four conditions */
+	conditions?: ConditionId[];
+}
+
+export interface InterviewAnswerRecord {
+	agent: string;
+	question: string;
+	condition: ConditionId;
+	/** the question as asked (`[name]` filled) */
+	text: string;
+	answer: string;
+	/** what the answer was made from, in retrieval order */
+	memories: MemoryRef[];
+}
+
+/** `<run dir>/evaluations/interviews-<step>.json`; the same run and step give the same content but `created`. */
+export interface InterviewSet {
+	schema: 1;
+	run: string;
+	world: string;
+	step: number;
+	time: string;
+	/** wall-clock time the set was made (the only field that differs between two makings) */
+	created: string;
+	model: string;
+	/** `default`, or the evaluation.json the questions were read from */
+	questionsFrom: string;
+	questions: InterviewQuestion[];
+	conditions: ConditionId[];
+	agents: { id: string; name: string; named?: string }[];
+	/** questions not asked of an agent: `[name]` in a world of one agent */
+	skipped: { agent: string; question: string; reason: string }[];
+	/** agent, then question, then condition order */
+	answers: InterviewAnswerRecord[];
+}
+
+/** GET /api/runs/:id/eval/interviews -> InterviewSetListing[] (step ascending). */
+export interface InterviewSetListing {
+	step: number;
+	time: string;
+	created: string;
+	agents: number;
+	questions: number;
+	conditions: ConditionId[];
+	answers: number;
+}
+
+// ---------------------------------------------------------------------------
+// end-to-end metrics
+
+/** How a knower first came to know a fact: its earliest supporting memory. */
+export interface KnowledgeSource {
+	/** `seed`: a scenario seed given at the start; otherwise the kind of the memory */
+	how: 'seed' | MemoryKind;
+	memory: MemoryRef;
+	/** the agent it was heard from (a conversation memory or the note taken after one) */
+	from?: string;
+	/** the logged conversation the memory came from */
+	conversation?: { id: string; step: number; time: string; with: string };
+}
+
+/** One agent's answer to "Did you know about <fact>?" at one sampled step. */
+export interface KnowsAnswer {
+	agent: string;
+	answer: string;
+	verdict: Verdict;
+	/** which classification rule decided */
+	reason: string;
+	/** affirmative and supported by a memory, or a seed holder */
+	knows: boolean;
+	/** affirmative, and no memory the agent holds mentions any keyword of the fact */
+	hallucinated: boolean;
+	/** affirmative, memories mention some keywords of the fact but none all of them */
+	partial: boolean;
+	/** true when the agent holds the fact's scenario seed */
+	seedHolder: boolean;
+	/** memories up to this step that mention every keyword of the fact */
+	supportCount: number;
+	/** the earliest and the latest supporting memory */
+	support: MemoryRef[];
+	/** set when `knows` */
+	source?: KnowledgeSource;
+}
+
+export interface DiffusionPoint {
+	step: number;
+	time: string;
+	knowers: number;
+	share: number;
+	affirmative: number;
+	hallucinated: number;
+	partial: number;
+	/** agents with a supporting memory whose answer was not affirmative */
+	memoryOnly: number;
+	unclear: number;
+}
+
+export interface FactDiffusion {
+	fact: { id: string; label: string; keywords: string[] };
+	question: string;
+	seedHolders: string[];
+	start: { step: number; knowers: number; share: number };
+	end: { step: number; knowers: number; share: number };
+	series: DiffusionPoint[];
+	/** every agent's answer at every sampled step (series order) */
+	answers: { step: number; answers: KnowsAnswer[] }[];
+}
+
+export interface RelationshipAnswer {
+	agent: string;
+	other: string;
+	answer: string;
+	verdict: Verdict;
+	hallucinated: boolean;
+	/** memories of `agent` naming `other` (first or full name), up to this step */
+	memoryCount: number;
+	/** the earliest of them */
+	memory?: MemoryRef;
+}
+
+export interface NetworkReport {
+	step: number;
+	time: string;
+	agents: number;
+	/** 2|E| / (|V|(|V|-1)), an edge when both agents answer "Do you know <other>?" affirmatively */
+	density: number;
+	edges: [string, string][];
+	answers: number;
+	affirmative: number;
+	/** affirmative answers with no memory naming the other */
+	hallucinated: number;
+	/** hallucinated / affirmative (0 when nobody answered yes) */
+	hallucinationRate: number;
+	/** the same network from the memory stream: an edge when both have memories of the other */
+	memoryDensity: number;
+	memoryEdges: number;
+	/** agent, then other, in id order */
+	details: RelationshipAnswer[];
+}
+
+export interface EventReport {
+	fact: string;
+	label: string;
+	event: { place: string; start: string; end: string; host?: string };
+	/** whether the evaluated step reaches the event's window */
+	status: 'not-reached' | 'in-progress' | 'complete';
+	/** told about it in a conversation (the host excluded): the earliest such memory */
+	invited: { agent: string; from: string; step: number; time: string; beforeStart: boolean; memory: MemoryRef; conversation?: string }[];
+	/** plan memories mentioning it (the host excluded) */
+	planned: { agent: string; memory: MemoryRef; rightTimeAndPlace: boolean }[];
+	/** inside the place's sector during the window, from the logged positions (the host excluded) */
+	attended: { agent: string; arrived: string; minutes: number; knew: boolean; invited: boolean; planned: boolean }[];
+	/** null when the window was not reached */
+	hostPresent: boolean | null;
+	counts: {
+		invited: number;
+		invitedBeforeStart: number;
+		planned: number;
+		plannedRightTimeAndPlace: number;
+		attended: number;
+		/** attended and knew about the event when arriving */
+		attendedRightTimeAndPlace: number;
+	};
+}
+
+/** GET /api/runs/:id/eval?step=N; `<run dir>/evaluations/eval-<step>.json`. */
+export interface EvalReport {
+	schema: 1;
+	run: string;
+	world: string;
+	step: number;
+	time: string;
+	created: string;
+	model: string;
+	agents: { id: string; name: string }[];
+	/** the steps diffusion was sampled at: the start, every `everySteps`, the end */
+	samples: { step: number; time: string }[];
+	everySteps: number;
+	diffusion: FactDiffusion[];
+	relationships: { start: NetworkReport; end: NetworkReport };
+	events: EventReport[];
+	/** wall time of the evaluation (differs between two makings, like `created`) */
+	timings: { totalMs: number; restoreMs: number; interviewMs: number; journalMs: number; restores: number; interviews: number };
+}
+
+export type EvalCsvTable = 'diffusion' | 'relationships' | 'attendance' | 'interviews';
+export const EVAL_CSV_TABLES: readonly EvalCsvTable[] = ['diffusion', 'relationships', 'attendance', 'interviews'];

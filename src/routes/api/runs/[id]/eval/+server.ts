@@ -1,0 +1,51 @@
+import { json } from '@sveltejs/kit';
+import { EVAL_CSV_TABLES, type EvalCsvTable } from '$lib/api-eval';
+import { reportCsv, interviewsCsv } from '$lib/server/eval/csv';
+import { readInterviewSet } from '$lib/server/eval/interviews';
+import { evaluateRun } from '$lib/server/eval/metrics';
+import { badRequest } from '$lib/server/ide/errors';
+import { errorResponse } from '$lib/server/ide/http';
+import { runManager } from '$lib/server/ide/manager';
+import { runDir } from '$lib/server/ide/run-data';
+import { queryInt } from '$lib/server/ide/validate';
+import { runsDir } from '$lib/server/run/runner';
+import type { RequestHandler } from './$types';
+
+/**
+ * The run's end-to-end evaluation at ?step=N (default: the last step) -> EvalReport, computed on
+ * the first request and then read from the run's evaluations folder (?refresh=1 computes it
+ * again). ?format=csv&table=diffusion|relationships|attendance|interviews -> one table as CSV
+ * (interviews: the set stored at ?step, default the newest).
+ */
+export const GET: RequestHandler = async ({ params, url }) => {
+	try {
+		const home = runManager().home;
+		runDir(runsDir(home), params.id);
+		const step = queryInt(url, 'step');
+		const format = url.searchParams.get('format') ?? 'json';
+		const refresh = ['1', 'true'].includes(url.searchParams.get('refresh') ?? '');
+		if (format === 'json') return json(await evaluateRun(params.id, { step, home, refresh }));
+		if (format !== 'csv') throw badRequest(`format must be json or csv, not "${format.slice(0, 40)}"`);
+		const table = url.searchParams.get('table') ?? '';
+		if (!(EVAL_CSV_TABLES as readonly string[]).includes(table)) throw badRequest(`table must be one of ${EVAL_CSV_TABLES.join(', ')}, not "${table.slice(0, 40)}"`);
+		let body: string;
+		let at: number;
+		if (table === 'interviews') {
+			const set = readInterviewSet(params.id, step, home);
+			body = interviewsCsv(set);
+			at = set.step;
+		} else {
+			const report = await evaluateRun(params.id, { step, home, refresh });
+			body = reportCsv(table as Exclude<EvalCsvTable, 'interviews'>, report);
+			at = report.step;
+		}
+		return new Response(body, {
+			headers: {
+				'content-type': 'text/csv; charset=utf-8',
+				'content-disposition': `attachment; filename="${params.id}-${table}-${at}.csv"`
+			}
+		});
+	} catch (err) {
+		return errorResponse(err);
+	}
+};

@@ -48,7 +48,9 @@ export async function identity(ctx: AgentContext): Promise<string> {
 	const today = dayIndex(ctx.now);
 	const p = personaOf(ctx);
 	const header = `Name: ${p.name} (age: ${p.age})\nInnate traits: ${p.innate}`;
-	if (a.summary && a.summary.day === today) return `${header}\n${a.summary.text}`;
+	// The day's cached summary was made from what the run retrieves; an interview under another
+	// condition (an ablation) makes its own from what that condition can retrieve.
+	if (a.summary && a.summary.day === today && !ctx.condition) return `${header}\n${a.summary.text}`;
 	const queries = [
 		`${p.name}'s core characteristics`,
 		`${p.name}'s current daily occupation`,

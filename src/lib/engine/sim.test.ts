@@ -97,6 +97,11 @@ describe('interviews', () => {
 			condition: { reflection: true, planning: true, observation: false }
 		});
 		expect(noPlans.memories.some((m) => m.kind === 'plan' || m.kind === 'reflection')).toBe(false);
+		// under a condition the agent's summary is made from what that condition can retrieve,
+		// not taken from the day's cache the full run built
+		const summaries = model.calls.filter((c) => c.template === 'agent_summary');
+		expect(summaries).toHaveLength(2);
+		expect((summaries[0].vars.memories as string[]).length).toBeGreaterThan(0);
 		expect(full.output.traces).toEqual([]);
 		expect(digestOf(sim)).toBe(before);
 		// asked to remember it, the agent answers during a step and keeps the exchange

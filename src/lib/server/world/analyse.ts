@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PersonaDef, WorldDef } from '../../engine/types';
 import { ProblemList, type WorldProblem } from '../../world/problems';
-import { readManifest, readPersonas, readScenario, FieldChecker, suggest, type PersonaFile } from './manifest';
+import { checkScenarioEvents, readManifest, readPersonas, readScenario, FieldChecker, suggest, type PersonaFile } from './manifest';
 import { readMap } from './tmx';
 import { analyseZones, type ZoneResult } from '../../world/zones';
 import type { LoadedWorld, MapLayerView, MapView, ParsedMap } from '../../world/types';
@@ -189,6 +189,7 @@ export async function analyseWorld(nameOrPath: string, opts: AnalyseOptions = {}
 			const s = suggest(seed.agent, [...ids]);
 			c.error(['seeds', k, 'agent'], `seed "${seed.id}": there is no persona "${seed.agent}"${s ? `; did you mean "${s}"?` : ''}`);
 		});
+		if (zones) checkScenarioEvents(scenario, { sectors: zones.sectors.map((x) => x.name), personas: [...ids] }, problems);
 	}
 
 	if (problems.errors.length || !manifest || !zones || !mapView) return done();

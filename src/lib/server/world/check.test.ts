@@ -382,6 +382,21 @@ describe('personas and scenario', () => {
 		]);
 	});
 
+	it('a scenario event must happen in a sector of the map, hosted by a persona', async () => {
+		const r = await check({
+			'scenario.json': (t) =>
+				t.replace(
+					'"keywords": ["picnic"] }',
+					'"keywords": ["picnic"],\n      "event": { "place": "Gardn", "start": "2023-02-13T12:00:00", "end": "2023-02-13T13:00:00", "host": "alice-chan" } }'
+				)
+		});
+		const messages = r.errors.filter((e) => e.file === 'scenario.json').map((e) => e.message);
+		expect(messages).toEqual([
+			'fact "picnic": there is no sector "Gardn" on the map; did you mean "Garden"?',
+			'fact "picnic": there is no persona "alice-chan"; did you mean "alice-chen"?'
+		]);
+	});
+
 	it('scenario seeds must name personas', async () => {
 		const r = await check({ 'scenario.json': (t) => t.replace('"agent": "alice-chen"', '"agent": "alice-chan"') });
 		expectErrors(r, [{ file: 'scenario.json', where: 'line 3', message: /^seed "picnic": there is no persona "alice-chan"; did you mean "alice-chen"\?$/ }]);

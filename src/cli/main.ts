@@ -21,7 +21,7 @@ import { WorldError, formatProblem } from '../lib/world/problems';
 import type { PromptVersionInfo } from '../lib/api-prompts';
 import { parseRankings } from '../lib/eval/rankings';
 import { analyseRankings, formatEvaluationStats } from '../lib/eval/stats';
-import { parseJson } from '../lib/server/world/json';
+import { parseJson } from '../lib/world/json';
 import { evaluateRun } from '../lib/server/eval/metrics';
 import { interviewSetFile, runInterviews } from '../lib/server/eval/interviews';
 import { formatEvalReport, formatInterviewSet } from '../lib/server/eval/format';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../server/world/json';
+import { parseJson } from '../world/json';
 import { parseRankings, rankingsFormat, RankingsError, rankingsToCsv, rankingsToJson, type RankingProblem } from './rankings';
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');

@@ -16,7 +16,7 @@ import type { TilesetView } from '../../world/types';
 import { parseXml, XmlSyntaxError, type XmlElement } from '../../world/xml';
 import { analyseZones } from '../../world/zones';
 import { worldsDir as defaultWorldsDir } from '../files';
-import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from './json';
+import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from '../../world/json';
 import { checkMapDoc, readMapDocAt, writeMapDoc, xmlText } from './tmx-doc';
 import { readMap } from './tmx';
 

@@ -11,7 +11,7 @@ import {
 	type Settings,
 	type TrackedFact
 } from '../../engine/types';
-import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from './json';
+import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from '../../world/json';
 import { lineWhere, type ProblemList, type ProblemPlace } from '../../world/problems';
 
 export interface JsonFile {

@@ -127,6 +127,8 @@ test('paints tiles, draws a wall and zones, renames in the graph, undoes, saves,
 	await page.getByRole('button', { name: 'Redo', exact: true }).click();
 	await expect(node(page, 'Lighthouse')).toBeVisible();
 
+	// README pictures: SCREENSHOTS=1 npx playwright test
+	if (process.env.SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/world-editor.png' });
 	await page.getByRole('button', { name: 'Save', exact: true }).click();
 	await expect(page.getByTestId('save-status')).toHaveText(/^Saved/);
 

@@ -49,6 +49,8 @@ test('edits a template, sees an unknown input, fixes it and saves a version', as
 
 	const problems = page.getByRole('list', { name: 'Template problems' });
 	await expect(problems.getByRole('button', { name: /unknown.*mood/i })).toBeVisible();
+	// README pictures: SCREENSHOTS=1 npx playwright test
+	if (process.env.SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/prompt-workbench.png' });
 	await expect(page.getByTestId('template-item-importance')).toHaveAttribute('data-changed', 'true');
 
 	// Fix: the placeholder goes, a full stop ends the sentence.
@@ -115,4 +117,5 @@ test('forks a run with the new version and finds the divergence in the compare v
 	await expect(page.getByRole('region', { name: 'Run B map' })).toBeVisible();
 	await divergence.getByRole('button', { name: 'Go to divergence' }).click();
 	await expect(page.getByTestId('compare-frame')).toHaveText(String(diff.firstDivergence.frame));
+	if (process.env.SCREENSHOTS) await page.screenshot({ path: 'docs/screenshots/compare.png' });
 });

@@ -1,15 +1,10 @@
 // The behaviour diff of two one-day Smallville runs (25 agents, 8,640 steps), offline: a base
 // run, a second run from step 0 with another retrieval weight, and a fork of the base at step
-// 100 with the garden's vegetable patch set on fire (agents see it, talk of it and change
-// course). Measures computeDiff: the first call and the median of five after a warm-up.
+// 100 with the garden's vegetable patch set on fire (the runs of ./day-runs.ts). Measures
+// computeDiff: the first call and the median of five after a warm-up.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { computeDiff } from '../src/lib/server/diff/diff';
-import { startRun } from '../src/lib/server/run/runner';
-
-const DAY = 8640;
+import { dayRuns } from './day-runs';
 
 async function timeDiff(a: string, b: string, home: string): Promise<{ median: number; bytes: number; agents: number; divergence: string }> {
 	let last = await computeDiff(a, b, { home });
@@ -30,33 +25,20 @@ async function timeDiff(a: string, b: string, home: string): Promise<{ median: n
 }
 
 export async function benchDiff(): Promise<{ bench: string; figure: string; value: string }[]> {
-	const home = mkdtempSync(path.join(tmpdir(), 'bench-diff-'));
-	try {
-		const base = await startRun({ world: 'smallville', steps: DAY, seed: 1, home });
-		const other = await startRun({ world: 'smallville', steps: DAY, seed: 1, home, set: ['retrieval.weights.recency=0.5'] });
-		const at = 100;
-		const fork = await startRun({
-			home,
-			from: { run: base.run, step: at },
-			steps: DAY - at,
-			inputs: [{ type: 'set-object', address: 'Johnson Park:garden:vegetable patch', state: 'on fire' }]
-		});
-		const cold = performance.now();
-		await computeDiff(base.run, fork.run, { home });
-		const coldMs = performance.now() - cold;
-		const whole = await timeDiff(base.run, other.run, home);
-		const forked = await timeDiff(base.run, fork.run, home);
-		const name = 'behaviour diff of two one-day Smallville runs (25 agents, 8,640 steps), offline';
-		const row = (what: string, r: Awaited<ReturnType<typeof timeDiff>>) => [
-			{ bench: name, figure: `${what}: computeDiff, median of 5`, value: `${r.median.toFixed(0)} ms` },
-			{ bench: name, figure: `${what}: first divergence, agents that move differently, RunDiff JSON`, value: `${r.divergence}, ${r.agents} of 25, ${(r.bytes / 1024).toFixed(0)} KB` }
-		];
-		return [
-			{ bench: name, figure: 'first diff computed in the process', value: `${coldMs.toFixed(0)} ms` },
-			...row('second run from step 0, recency weight 0.5 (8,640 steps compared)', whole),
-			...row('fork at step 100, vegetable patch set on fire (8,540 steps compared)', forked)
-		];
-	} finally {
-		rmSync(home, { recursive: true, force: true });
-	}
+	const { home, base, other, fork } = await dayRuns();
+	const cold = performance.now();
+	await computeDiff(base, fork, { home });
+	const coldMs = performance.now() - cold;
+	const whole = await timeDiff(base, other, home);
+	const forked = await timeDiff(base, fork, home);
+	const name = 'behaviour diff of two one-day Smallville runs (25 agents, 8,640 steps), offline';
+	const row = (what: string, r: Awaited<ReturnType<typeof timeDiff>>) => [
+		{ bench: name, figure: `${what}: computeDiff, median of 5`, value: `${r.median.toFixed(0)} ms` },
+		{ bench: name, figure: `${what}: first divergence, agents that move differently, RunDiff JSON`, value: `${r.divergence}, ${r.agents} of 25, ${(r.bytes / 1024).toFixed(0)} KB` }
+	];
+	return [
+		{ bench: name, figure: 'first diff computed in the process', value: `${coldMs.toFixed(0)} ms` },
+		...row('second run from step 0, recency weight 0.5 (8,640 steps compared)', whole),
+		...row('fork at step 100, vegetable patch set on fire (8,540 steps compared)', forked)
+	];
 }

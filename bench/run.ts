@@ -11,6 +11,8 @@ import { benchDiff } from './diff';
 import { benchRetrieval } from './retrieval';
 import { benchUi } from './ui';
 import { benchEditor } from './editor';
+import { benchCompare } from './compare';
+import { benchWorkbench } from './workbench';
 
 interface Row {
 	bench: string;
@@ -64,7 +66,7 @@ async function latencyBench(): Promise<Row[]> {
 	}
 }
 
-const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi, editor: benchEditor, diff: benchDiff };
+const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi, editor: benchEditor, diff: benchDiff, compare: benchCompare, workbench: benchWorkbench };
 
 async function main() {
 	const { values } = parseArgs({ options: { only: { type: 'string' }, readme: { type: 'boolean', default: false } } });

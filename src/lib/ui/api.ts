@@ -1,9 +1,9 @@
-// The browser's side of the IDE's HTTP API (shapes in $lib/api-types). Every call throws an
+// The browser's side of the IDE's HTTP API (shapes in $lib/api-types), and the one way every
+// client of the API (prompts, evaluation, diff) calls it: `request`. Every call throws an
 // ApiError carrying the server's own message, so screens can show it as it is.
 
 import type {
 	AgentDetail,
-	ApiErrorBody,
 	CallView,
 	ControlRequest,
 	CreateWorldRequest,
@@ -34,6 +34,9 @@ export type { RetrievalTable, TableRow, TraceSummary } from '$lib/server/run/tra
 
 export type Fetch = typeof fetch;
 
+/** The global fetch, looked up at each call. */
+export const defaultFetch: Fetch = (...args) => fetch(...args);
+
 export class ApiError extends Error {
 	constructor(
 		message: string,
@@ -44,41 +47,63 @@ export class ApiError extends Error {
 	}
 }
 
+/**
+ * The error a call throws: `body` is the error answer's JSON object ({} when it is not JSON), or
+ * null when the server did not answer (status 0).
+ */
+export type ErrorFactory = (message: string, status: number, body: Record<string, unknown> | null) => ApiError;
+
+const apiError: ErrorFactory = (message, status) => new ApiError(message, status);
+
 /** The readable part of an error answer: SvelteKit's `{ message }`, `{ error }`, or the text. */
-async function errorMessage(res: Response): Promise<string> {
+async function readError(res: Response): Promise<{ message: string; body: Record<string, unknown> }> {
 	const text = await res.text().catch(() => '');
+	let body: Record<string, unknown> = {};
 	try {
-		const body = JSON.parse(text) as { message?: unknown; error?: unknown };
-		if (typeof body.message === 'string') return body.message;
-		if (typeof body.error === 'string') return body.error;
+		const parsed: unknown = JSON.parse(text);
+		if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
 	} catch {
-		// not JSON
+		// not JSON: the text as it is
 	}
-	return text.trim() || `${res.status} ${res.statusText}`;
+	if (typeof body.message === 'string') return { message: body.message, body };
+	if (typeof body.error === 'string') return { message: body.error, body };
+	return { message: text.trim() || `${res.status} ${res.statusText}`, body };
 }
 
-async function request<T>(f: Fetch, url: string, init?: RequestInit): Promise<T> {
+/**
+ * One call of the API: the answer's JSON. Throws what `toError` makes of an error answer or of
+ * no answer at all (an aborted call throws its AbortError as it is).
+ */
+export async function request<T>(f: Fetch, url: string, init?: RequestInit, toError: ErrorFactory = apiError): Promise<T> {
 	let res: Response;
 	try {
 		res = await f(url, init);
 	} catch (err) {
 		if (err instanceof DOMException && err.name === 'AbortError') throw err;
-		throw new ApiError(`The studio server did not answer (${url}): ${err instanceof Error ? err.message : String(err)}`, 0);
+		throw toError(`The studio server did not answer (${url}): ${err instanceof Error ? err.message : String(err)}`, 0, null);
 	}
-	if (!res.ok) throw new ApiError(await errorMessage(res), res.status);
+	if (!res.ok) {
+		const { message, body } = await readError(res);
+		throw toError(message, res.status, body);
+	}
 	return (await res.json()) as T;
 }
 
-function post<T>(f: Fetch, url: string, body: unknown, signal?: AbortSignal): Promise<T> {
-	return request<T>(f, url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-		signal
-	});
+/** A request's init: `method`, with `body` as JSON unless it is undefined, aborted by `signal`. */
+export function jsonInit(method: string, body?: unknown, signal?: AbortSignal): RequestInit {
+	return {
+		method,
+		...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+		...(signal ? { signal } : {})
+	};
 }
 
-function query(params: Record<string, string | number | undefined | null>): string {
+function post<T>(f: Fetch, url: string, body: unknown, signal?: AbortSignal): Promise<T> {
+	return request<T>(f, url, jsonInit('POST', body, signal));
+}
+
+/** `?k=v&…` of the parameters that have a value ('' when none has). */
+export function query(params: Record<string, string | number | undefined | null>): string {
 	const q = new URLSearchParams();
 	for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
 	const s = q.toString();
@@ -105,7 +130,7 @@ function segments(id: string): string {
 	return id.split('/').map(encodeURIComponent).join('/');
 }
 
-export function createApi(f: Fetch = (...args) => fetch(...args)) {
+export function createApi(f: Fetch = defaultFetch) {
 	return {
 		listRuns: () => request<RunListing[]>(f, '/api/runs'),
 		startRun: (body: StartRunRequest) => post<{ id: string }>(f, '/api/runs', body),
@@ -150,30 +175,17 @@ export class ProblemsError extends ApiError {
 	}
 }
 
-async function worldRequest<T>(f: Fetch, url: string, method = 'GET', body?: unknown): Promise<T> {
-	let res: Response;
-	try {
-		res = await f(url, {
-			method,
-			...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-		});
-	} catch (err) {
-		throw new ApiError(`The studio server did not answer (${url}): ${err instanceof Error ? err.message : String(err)}`, 0);
-	}
-	if (res.ok) return (await res.json()) as T;
-	const text = await res.text().catch(() => '');
-	let parsed: Partial<ApiErrorBody> = {};
-	try {
-		parsed = JSON.parse(text) as Partial<ApiErrorBody>;
-	} catch {
-		// not JSON
-	}
-	const message = typeof parsed.message === 'string' ? parsed.message : text.trim() || `${res.status} ${res.statusText}`;
-	throw new ProblemsError(message, res.status, Array.isArray(parsed.problems) ? parsed.problems : []);
+/** The worlds API's errors: a ProblemsError with the problems an error answer lists; ApiError (status 0) for no answer. */
+const problemsError: ErrorFactory = (message, status, body) => {
+	if (!body) return new ApiError(message, status);
+	return new ProblemsError(message, status, Array.isArray(body.problems) ? (body.problems as WorldProblem[]) : []);
+};
+
+function worldRequest<T>(f: Fetch, url: string, method = 'GET', body?: unknown): Promise<T> {
+	return request<T>(f, url, jsonInit(method, body), problemsError);
 }
 
 const worldUrl = (world: string) => `/api/worlds/${encodeURIComponent(world)}`;
-const defaultFetch: Fetch = (...args) => fetch(...args);
 
 /** The worlds folder's worlds. */
 export const listWorldEntries = (f: Fetch = defaultFetch) => worldRequest<WorldListing[]>(f, '/api/worlds');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Frame } from '$lib/api-types';
 import type { ConversationRecord } from '$lib/engine/state';
-import { FrameStore, speechAt } from './frames';
+import { FrameStore, mapAgents, speechAt } from './frames';
 
 function frame(step: number, conversations: ConversationRecord[] = []): Frame {
 	return { step, time: step * 10_000, agents: [], conversations };
@@ -107,20 +107,21 @@ describe('FrameStore', () => {
 	});
 });
 
-describe('speechAt', () => {
-	const conv: ConversationRecord = {
-		id: 'c1',
-		step: 10,
-		time: 0,
-		agents: ['a', 'b'],
-		address: 'Cafe:cafe',
-		lines: [
-			{ speaker: 'a', text: 'Hi B!' },
-			{ speaker: 'b', text: 'Hello A.' },
-			{ speaker: 'a', text: 'Party on Friday?' }
-		]
-	};
+/** A and B talk from step 10, one line revealed per step. */
+const conv: ConversationRecord = {
+	id: 'c1',
+	step: 10,
+	time: 0,
+	agents: ['a', 'b'],
+	address: 'Cafe:cafe',
+	lines: [
+		{ speaker: 'a', text: 'Hi B!' },
+		{ speaker: 'b', text: 'Hello A.' },
+		{ speaker: 'a', text: 'Party on Friday?' }
+	]
+};
 
+describe('speechAt', () => {
 	it('reveals one line per step and keeps each speaker on their latest line', () => {
 		expect(speechAt(conv, 'a', 10)).toBe('Hi B!');
 		expect(speechAt(conv, 'b', 10)).toBeUndefined();
@@ -136,5 +137,34 @@ describe('speechAt', () => {
 		expect(store.conversationOf('b', 12)?.id).toBe('c1');
 		expect(store.conversationOf('b', 9)).toBeUndefined();
 		expect(store.conversationOf('c', 12)).toBeUndefined();
+	});
+});
+
+describe('mapAgents', () => {
+	const at = (step: number): Frame => ({
+		step,
+		time: step * 10_000,
+		agents: [
+			{ id: 'a', name: 'Ann Lee', x: 1, y: 2, activity: 'talking', emoji: '💬', address: 'Cafe:cafe', chatWith: 'b', path: [[1, 3]] },
+			{ id: 'b', name: 'Bob', x: 2, y: 2, activity: 'talking', emoji: '💬', address: 'Cafe:cafe', chatWith: 'a', path: [] },
+			{ id: 'c', name: 'Cy Zed', x: 5, y: 5, activity: 'reading', emoji: '📖', address: 'Cafe:cafe', chatWith: '', path: [] }
+		],
+		conversations: step === 10 ? [conv] : []
+	});
+
+	it("draws each agent with its first name and, while talking, the conversation's line of the step", () => {
+		const store = new FrameStore(async () => []);
+		const agents = mapAgents(at(10), store);
+		expect(agents[0]).toEqual({ id: 'a', name: 'Ann Lee', firstName: 'Ann', x: 1, y: 2, emoji: '💬', speech: 'Hi B!' });
+		expect(agents[1].speech).toBeUndefined();
+		expect(agents[2]).not.toHaveProperty('path');
+		// a conversation that began at an earlier step comes from the store
+		store.put(at(10));
+		expect(mapAgents(at(11), store).map((a) => a.speech)).toEqual(['Hi B!', 'Hello A.', undefined]);
+		expect(mapAgents(at(11), new FrameStore(async () => [])).map((a) => a.speech)).toEqual([undefined, undefined, undefined]);
+	});
+
+	it('adds the tiles left to walk when asked', () => {
+		expect(mapAgents(at(10), new FrameStore(async () => []), true).map((a) => a.path)).toEqual([[[1, 3]], [], []]);
 	});
 });

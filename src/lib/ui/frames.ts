@@ -4,6 +4,7 @@
 
 import type { Frame } from '$lib/api-types';
 import type { ConversationRecord } from '$lib/engine/state';
+import { firstNameOf, type MapAgent } from './map-host';
 
 export interface FrameStoreOptions {
 	/** steps per request */
@@ -218,4 +219,22 @@ export function speechAt(conv: ConversationRecord, agent: string, step: number):
 		if (line.speaker === agent) return line.text;
 	}
 	return undefined;
+}
+
+/**
+ * The agents of `frame` as the map draws them, a talking agent with its bubble (its conversation
+ * from the frame, or from `store` when it began at an earlier step); `withPaths` adds each one's
+ * tiles left to walk.
+ */
+export function mapAgents(frame: Frame, store: Pick<FrameStore, 'conversationOf'>, withPaths = false): MapAgent[] {
+	return frame.agents.map((a) => {
+		let speech: string | undefined;
+		if (a.chatWith) {
+			const conv = frame.conversations.find((c) => c.agents.includes(a.id)) ?? store.conversationOf(a.id, frame.step);
+			if (conv) speech = speechAt(conv, a.id, frame.step);
+		}
+		const agent: MapAgent = { id: a.id, name: a.name, firstName: firstNameOf(a.name), x: a.x, y: a.y, emoji: a.emoji, speech };
+		if (withPaths) agent.path = a.path;
+		return agent;
+	});
 }

@@ -5,7 +5,6 @@
 import type {
 	CheckTemplateResult,
 	PromptIssue,
-	PromptsErrorBody,
 	PromptsOverview,
 	PromptVersionDetail,
 	PromptVersionInfo,
@@ -15,7 +14,7 @@ import type {
 	TryRequest,
 	TryResult
 } from '$lib/api-prompts';
-import { ApiError, type Fetch } from './api';
+import { ApiError, defaultFetch, jsonInit, request, type ErrorFactory, type Fetch } from './api';
 
 export class PromptsApiError extends ApiError {
 	constructor(
@@ -28,31 +27,17 @@ export class PromptsApiError extends ApiError {
 	}
 }
 
-async function call<T>(f: Fetch, url: string, method = 'GET', body?: unknown): Promise<T> {
-	let res: Response;
-	try {
-		res = await f(url, {
-			method,
-			...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-		});
-	} catch (err) {
-		throw new PromptsApiError(`The studio server did not answer (${url}): ${err instanceof Error ? err.message : String(err)}`, 0, []);
-	}
-	if (res.ok) return (await res.json()) as T;
-	const text = await res.text().catch(() => '');
-	let parsed: Partial<PromptsErrorBody> = {};
-	try {
-		parsed = JSON.parse(text) as Partial<PromptsErrorBody>;
-	} catch {
-		// not JSON
-	}
-	const message = typeof parsed.message === 'string' ? parsed.message : text.trim() || `${res.status} ${res.statusText}`;
-	throw new PromptsApiError(message, res.status, Array.isArray(parsed.issues) ? parsed.issues : []);
+/** An error answer's message and issues; no answer at all is a PromptsApiError with none (status 0). */
+const promptsError: ErrorFactory = (message, status, body) =>
+	new PromptsApiError(message, status, Array.isArray(body?.issues) ? (body.issues as PromptIssue[]) : []);
+
+function call<T>(f: Fetch, url: string, method = 'GET', body?: unknown): Promise<T> {
+	return request<T>(f, url, jsonInit(method, body), promptsError);
 }
 
 const enc = encodeURIComponent;
 
-export function createPromptsApi(f: Fetch = (...args) => fetch(...args)) {
+export function createPromptsApi(f: Fetch = defaultFetch) {
 	return {
 		/** the working copy, every version (newest first) and the labels */
 		overview: () => call<PromptsOverview>(f, '/api/prompts'),

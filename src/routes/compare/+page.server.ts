@@ -8,16 +8,14 @@ import path from 'node:path';
 import type { RunDiff } from '$lib/api-diff';
 import type { RunInfo } from '$lib/api-types';
 import { listWorlds, resolveInside, worldsDir } from '$lib/server/files';
+import { assetWorld, checkRunId, pageAnswer, runWorldProblems } from '$lib/server/ide/run-pages';
 import { dataHome } from '$lib/server/paths';
 import { runsDir } from '$lib/server/run/runner';
-import { loadWorld, WorldError } from '$lib/server/world/load';
-import { ApiError, createApi } from '$lib/ui/api';
+import { loadWorld } from '$lib/server/world/load';
+import { createApi } from '$lib/ui/api';
 import { fetchDiff } from '$lib/ui/diff-api';
 import { worldView, type ProblemView, type WorldView } from '$lib/ui/world-view';
 import type { PageServerLoad } from './$types';
-
-/** Run ids are folder names; anything else never reaches the file system. */
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export interface CompareSide {
 	info: RunInfo;
@@ -26,21 +24,6 @@ export interface CompareSide {
 }
 
 export type DiffAnswer = { diff: RunDiff; error: null } | { diff: null; error: string };
-
-type Api = ReturnType<typeof createApi>;
-
-/** The world folder whose tileset images the map shows: the run's, or its nearest ancestor's. */
-async function assetWorld(api: Api, info: RunInfo, known: Set<string>): Promise<string> {
-	let run = info;
-	for (let depth = 0; depth < 20 && !known.has(run.world) && run.parent; depth++) {
-		try {
-			run = await api.run(run.parent.run);
-		} catch {
-			break;
-		}
-	}
-	return known.has(run.world) ? run.world : info.world;
-}
 
 /** Every file below `dir`, relative, sorted. */
 async function filesOf(dir: string, prefix = ''): Promise<string[]> {
@@ -88,16 +71,11 @@ async function loadRunWorld(dir: string, assetId: string): Promise<WorldView> {
 	return view;
 }
 
-function worldProblems(err: unknown, id: string): ProblemView[] {
-	if (err instanceof WorldError) return err.problems;
-	return [{ file: `runs/${id}/world`, message: err instanceof Error ? err.message : String(err) }];
-}
-
 export const load: PageServerLoad = async ({ url, fetch }) => {
 	const a = url.searchParams.get('a') ?? '';
 	const b = url.searchParams.get('b') ?? '';
 	if (!a || !b) error(400, 'Compare two runs: /compare?a=RUN&b=RUN (pick them on the runs page)');
-	for (const id of [a, b]) if (!RUN_ID.test(id)) error(404, `No run "${id.slice(0, 200)}"`);
+	for (const id of [a, b]) checkRunId(id);
 
 	// The diff is computed meanwhile and streamed to the page; it never rejects.
 	const diff: Promise<DiffAnswer> = fetchDiff(a, b, fetch).then(
@@ -106,14 +84,7 @@ export const load: PageServerLoad = async ({ url, fetch }) => {
 	);
 
 	const api = createApi(fetch);
-	let infoA: RunInfo;
-	let infoB: RunInfo;
-	try {
-		[infoA, infoB] = await Promise.all([api.run(a), api.run(b)]);
-	} catch (err) {
-		if (err instanceof ApiError) error(err.status === 404 ? 404 : 500, err.message);
-		throw err;
-	}
+	const [infoA, infoB] = await pageAnswer(Promise.all([api.run(a), api.run(b)]));
 
 	const known = new Set((await listWorlds(worldsDir())).map((w) => w.id));
 	const runs = runsDir(dataHome());
@@ -123,7 +94,7 @@ export const load: PageServerLoad = async ({ url, fetch }) => {
 		try {
 			return { info, world: await loadRunWorld(dir, await assetWorld(api, info, known)), problems: [] };
 		} catch (err) {
-			return { info, world: null, problems: worldProblems(err, info.id) };
+			return { info, world: null, problems: runWorldProblems(err, info.id) };
 		}
 	};
 	const [dirA, dirB] = await Promise.all(

@@ -41,7 +41,7 @@ import type { SimInput } from '../../engine/sim';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { TrackedFact } from '../../engine/types';
 import { ProblemList } from '../../world/problems';
-import { listSnapshotSteps, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
+import { callKeyOrder, listSnapshotSteps, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
 import { dataHome } from '../paths';
 import { readScenario } from '../world/manifest';
 import { intAt, JournalText } from './journal-text';
@@ -370,22 +370,6 @@ function callRefs(spans: Span[], start: number, end: number, creation: boolean):
 	return out;
 }
 
-/** Compares keys `step/agent/n[label.m...]` as the journal orders them. */
-function keyOrder(a: string, b: string): number {
-	const pa = a.split('/');
-	const pb = b.split('/');
-	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-		const x = pa[i] ?? '';
-		const y = pb[i] ?? '';
-		if (x === y) continue;
-		const nx = Number(x);
-		const ny = Number(y);
-		if (Number.isFinite(nx) && Number.isFinite(ny)) return nx - ny;
-		return x < y ? -1 : 1;
-	}
-	return 0;
-}
-
 /** A quoted field value `,"name":"...` read from a call line (keys and template ids hold no escapes). */
 function plainField(t: string, name: string, from: number, end: number): { value: string; at: number } {
 	const tag = `,"${name}":"`;
@@ -459,7 +443,7 @@ function firstCallDivergence(a: CallRef[], b: CallRef[]): Divergence | null {
 	while (ia < a.length || ib < b.length) {
 		const ca = ia < a.length ? cutCall(a[ia]) : null;
 		const cb = ib < b.length ? cutCall(b[ib]) : null;
-		const order = ca && cb ? ca.s - cb.s || keyOrder(ca.key, cb.key) : ca ? -1 : 1;
+		const order = ca && cb ? ca.s - cb.s || callKeyOrder(ca.key, cb.key) : ca ? -1 : 1;
 		const only = order < 0 ? ca : order > 0 ? cb : null;
 		if (only) {
 			const ref = order < 0 ? a[ia] : b[ib];

@@ -6,9 +6,8 @@
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type * as LanceModule from '@lancedb/lancedb';
 import type { Data, Table as ArrowTable } from 'apache-arrow';
-import { MEMORY_TABLE } from '../memory/lance-store';
+import { byAgentAndIndex, loadLance, MEMORY_TABLE, utf8Values } from '../memory/lance-store';
 
 export interface StoredMemory {
 	id: string;
@@ -23,14 +22,6 @@ export interface StoredMemory {
 }
 
 const COLUMNS = ['id', 'agent', 'index', 'kind', 'description', 'step', 'evidence', 'with'] as const;
-
-let lance: Promise<typeof LanceModule> | undefined;
-
-function loadLance(): Promise<typeof LanceModule> {
-	process.env.LANCEDB_LOG ??= 'error';
-	lance ??= import('@lancedb/lancedb').then((m) => ('connect' in m ? m : (m as unknown as { default: typeof LanceModule }).default));
-	return lance;
-}
 
 /**
  * The memories stored during steps before `before` (so the streams as of frame `before`, for
@@ -53,7 +44,7 @@ export async function readMemories(runDir: string, before: number): Promise<Stor
 					.where(`step < ${Math.floor(before)}`)
 					.toArrow()) as unknown as ArrowTable
 			);
-			return rows.sort((a, b) => (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.index - b.index));
+			return rows.sort(byAgentAndIndex);
 		} finally {
 			table.close();
 		}
@@ -95,19 +86,6 @@ function fromArrow(table: ArrowTable): StoredMemory[] {
 			if (w !== null) m.with = w;
 			out.push(m);
 		}
-	}
-	return out;
-}
-
-/** The strings of a Utf8 column chunk, decoded by Node's Buffer. */
-function utf8Values(data: Data): (string | null)[] {
-	const n = data.length;
-	const offsets = data.valueOffsets as Int32Array | BigInt64Array;
-	const bytes = data.values as Uint8Array;
-	const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-	const out = new Array<string | null>(n);
-	for (let i = 0; i < n; i++) {
-		out[i] = data.nullCount > 0 && !data.getValid(i) ? null : buf.toString('utf8', Number(offsets[i]), Number(offsets[i + 1]));
 	}
 	return out;
 }

@@ -65,6 +65,22 @@ export interface RunMeta {
 /** One model call as the journal keeps it (the API adds the step). */
 export type CallRecord = Omit<CallView, 'step'>;
 
+/** Compares call keys `step/agent/n[label.m...]` as the journal orders them (numeric parts as numbers). */
+export function callKeyOrder(a: string, b: string): number {
+	const pa = a.split('/');
+	const pb = b.split('/');
+	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+		const x = pa[i] ?? '';
+		const y = pb[i] ?? '';
+		if (x === y) continue;
+		const nx = Number(x);
+		const ny = Number(y);
+		if (Number.isFinite(nx) && Number.isFinite(ny)) return nx - ny;
+		return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
 export interface StepLine {
 	step: number;
 	time: number;

@@ -78,7 +78,7 @@ export interface StoreStats {
 let lance: Promise<typeof LanceModule> | undefined;
 
 /** The native module, loaded on first use (so importing this file costs nothing). */
-function loadLance(): Promise<typeof LanceModule> {
+export function loadLance(): Promise<typeof LanceModule> {
 	// Lance's Rust logger reads LANCEDB_LOG once, when the native module loads. Its warnings
 	// (deprecations, dataset notices) are noise in the studio's output; LANCEDB_LOG=warn (or
 	// info, debug) brings them back.
@@ -373,7 +373,8 @@ function limitFilter(limits: Record<string, number>): string | null {
 	return parts.length ? parts.join(' OR ') : null;
 }
 
-function byAgentAndIndex(a: MemoryRecord, b: MemoryRecord): number {
+/** Memories' order: by agent, then by index in the agent's stream. */
+export function byAgentAndIndex(a: { agent: string; index: number }, b: { agent: string; index: number }): number {
 	return a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : a.index - b.index;
 }
 
@@ -511,7 +512,7 @@ function fromArrow(table: ArrowTable, dimensions: number): MemoryRecord[] {
 }
 
 /** The strings of a Utf8 chunk, decoded by Node's Buffer (much faster than one TextDecoder call per value). */
-function utf8Values(data: Data): (string | null)[] {
+export function utf8Values(data: Data): (string | null)[] {
 	const n = data.length;
 	const offsets = data.valueOffsets as Int32Array | BigInt64Array;
 	const bytes = data.values as Uint8Array;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
 import { dataHome, promptsDir as defaultPromptsDir } from '../paths';
 import { createModelGateway, OfflineProvider, OpenAIProvider, openAIOptionsFromEnv, type ModelProvider, type RecordedCall } from '../model';
-import type { CallRecord } from '../journal/journal';
+import { callKeyOrder, type CallRecord } from '../journal/journal';
 
 export type ModelChoice = 'offline' | 'openai';
 
@@ -26,21 +26,6 @@ export interface LiveModel extends ModelPort {
 	drainCalls(): CallRecord[];
 	stats(): ModelStats;
 	close(): void;
-}
-
-function keyOrder(a: string, b: string): number {
-	const pa = a.split('/');
-	const pb = b.split('/');
-	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-		const x = pa[i] ?? '';
-		const y = pb[i] ?? '';
-		if (x === y) continue;
-		const nx = Number(x);
-		const ny = Number(y);
-		if (Number.isFinite(nx) && Number.isFinite(ny)) return nx - ny;
-		return x < y ? -1 : 1;
-	}
-	return 0;
 }
 
 /**
@@ -104,7 +89,7 @@ export async function createModel(
 			return gateway.embed(texts);
 		},
 		drainCalls(): CallRecord[] {
-			const calls = pending.splice(0).sort((a, b) => keyOrder(a.key, b.key));
+			const calls = pending.splice(0).sort((a, b) => callKeyOrder(a.key, b.key));
 			// latency is wall time: kept for the inspector, outside the simulation state
 			return calls.map(({ provider: _p, model: _m, replayed: _r, ...c }) => c);
 		},

@@ -7,8 +7,8 @@ import { createContext } from 'svelte';
 import type { AgentDiff, RunDiff } from '$lib/api-diff';
 import type { Frame, RunInfo } from '$lib/api-types';
 import { createApi, type Api } from '../api';
-import { FrameStore, speechAt } from '../frames';
-import { firstNameOf, type MapAgent, type MapHost } from '../map-host';
+import { FrameStore, mapAgents } from '../frames';
+import type { MapAgent, MapHost } from '../map-host';
 import { MapViewport } from '../viewport.svelte';
 import type { WorldView } from '../world-view';
 import { sortAgents } from './lanes';
@@ -73,18 +73,7 @@ export class SideMap implements MapHost {
 		return this.frame?.step !== this.owner.step;
 	}
 
-	readonly agents = $derived.by((): MapAgent[] => {
-		const frame = this.frame;
-		if (!frame) return [];
-		return frame.agents.map((a) => {
-			let speech: string | undefined;
-			if (a.chatWith) {
-				const conv = frame.conversations.find((c) => c.agents.includes(a.id)) ?? this.frames.conversationOf(a.id, frame.step);
-				if (conv) speech = speechAt(conv, a.id, frame.step);
-			}
-			return { id: a.id, name: a.name, firstName: firstNameOf(a.name), x: a.x, y: a.y, emoji: a.emoji, speech };
-		});
-	});
+	readonly agents = $derived.by((): MapAgent[] => (this.frame ? mapAgents(this.frame, this.frames) : []));
 
 	get selectedAgent(): string | null {
 		return this.owner.selectedAgent;

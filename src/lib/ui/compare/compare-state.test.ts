@@ -5,38 +5,13 @@
 
 import { describe, expect, it, vi } from 'vitest';
 import type { AgentTimeline, RunDiff } from '$lib/api-diff';
-import type { Frame, RunInfo } from '$lib/api-types';
+import type { Frame } from '$lib/api-types';
 import type { Api } from '../api';
+import { TEST_START as START, testRunInfo } from '../testing';
 import type { WorldView } from '../world-view';
 import { CompareState, FRAME_CHUNK } from './compare-state.svelte';
 
-const START = Date.UTC(2023, 1, 13, 7, 0, 0);
-
-function info(id: string, steps: number): RunInfo {
-	return {
-		id,
-		world: 'town',
-		steps,
-		target: steps,
-		model: 'offline stand-in, not a language model',
-		created: '2024-01-01T00:00:00Z',
-		status: 'done',
-		parent: null,
-		promptSet: '1d9bc6ba77a0',
-		live: false,
-		worldName: 'Town',
-		seed: 1,
-		settings: {} as RunInfo['settings'],
-		overrides: [],
-		firstStep: 0,
-		start: START,
-		secondsPerStep: 10,
-		agents: [
-			{ id: 'ann', name: 'Ann Lee' },
-			{ id: 'bob', name: 'Bob Ray' }
-		]
-	};
-}
+const info = (id: string, steps: number) => testRunInfo(steps, { id });
 
 /** Run "b" puts Ann one tile further right than run "a" does. */
 function frame(run: string, step: number): Frame {

@@ -5,8 +5,8 @@
 import { createContext } from 'svelte';
 import type { AgentDetail, Frame, Marker, RunEvent, RunInfo, RunStatus, Timeline } from '$lib/api-types';
 import { createApi, type Api } from '../api';
-import { FrameStore, speechAt } from '../frames';
-import { firstNameOf, type MapAgent, type MapHost } from '../map-host';
+import { FrameStore, mapAgents } from '../frames';
+import type { MapAgent, MapHost } from '../map-host';
 import { MapViewport } from '../viewport.svelte';
 import type { WorldView } from '../world-view';
 import { placeQuery, type Place, type Tab } from './place';
@@ -156,28 +156,7 @@ export class RunState implements MapHost {
 		return this.info.start + step * this.info.secondsPerStep * 1000;
 	}
 
-	readonly agents = $derived.by((): MapAgent[] => {
-		const frame = this.frame;
-		if (!frame) return [];
-		return frame.agents.map((a) => {
-			let speech: string | undefined;
-			if (a.chatWith) {
-				const conv =
-					frame.conversations.find((c) => c.agents.includes(a.id)) ?? this.frames.conversationOf(a.id, frame.step);
-				if (conv) speech = speechAt(conv, a.id, frame.step);
-			}
-			return {
-				id: a.id,
-				name: a.name,
-				firstName: firstNameOf(a.name),
-				x: a.x,
-				y: a.y,
-				emoji: a.emoji,
-				speech,
-				path: a.path
-			};
-		});
-	});
+	readonly agents = $derived.by((): MapAgent[] => (this.frame ? mapAgents(this.frame, this.frames, true) : []));
 
 	/** The selected agent as the current frame has it. */
 	get selectedView() {

@@ -1,38 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ControlRequest, Frame, RunInfo } from '$lib/api-types';
 import type { Api } from '../api';
+import { TEST_START as START, testRunInfo } from '../testing';
 import type { WorldView } from '../world-view';
 import { readPlace } from './place';
 import { RunState, SETTLE_MS } from './run-state.svelte';
 
-const START = Date.UTC(2023, 1, 13, 7, 0, 0);
-
-function info(steps: number, extra: Partial<RunInfo> = {}): RunInfo {
-	return {
-		id: 'r1',
-		world: 'town',
-		steps,
-		target: 1000,
-		model: 'offline stand-in, not a language model',
-		created: '2024-01-01T00:00:00Z',
-		status: 'paused',
-		parent: null,
-		promptSet: 'abcdef012345',
-		live: true,
-		worldName: 'Town',
-		seed: 1,
-		settings: {} as RunInfo['settings'],
-		overrides: [],
-		firstStep: 0,
-		start: START,
-		secondsPerStep: 10,
-		agents: [
-			{ id: 'ann', name: 'Ann Lee' },
-			{ id: 'bob', name: 'Bob Ray' }
-		],
-		...extra
-	};
-}
+/** Run r1, paused at `steps` on its way to step 1000. */
+const info = (steps: number, extra: Partial<RunInfo> = {}) => testRunInfo(steps, { target: 1000, status: 'paused', live: true, ...extra });
 
 function frame(step: number, chat = false): Frame {
 	return {

@@ -2,14 +2,12 @@
 // -> cells painted and redrawn in the layer cache -> composite on screen -> pixels rasterised),
 // and of a full composite (a pan), on Smallville (140 x 100 tiles, 10 layers).
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { launchChromium, quantile, startApp } from './app';
 
-const ROOT = path.join(import.meta.dirname, '..');
 
 /** The main-thread cost of one change on the map, ms. */
 export interface FrameCost {
@@ -31,31 +29,8 @@ export interface EditorPaintFigures {
 	floor: number[];
 }
 
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = net.createServer();
-		probe.once('error', reject);
-		probe.listen(0, '127.0.0.1', () => {
-			const a = probe.address();
-			probe.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-		});
-	});
-}
 
-async function waitFor(url: string, ms: number): Promise<void> {
-	const end = performance.now() + ms;
-	while (performance.now() < end) {
-		try {
-			if ((await fetch(url)).ok) return;
-		} catch {
-			// not up yet
-		}
-		await new Promise((r) => setTimeout(r, 250));
-	}
-	throw new Error(`${url} did not answer within ${ms} ms`);
-}
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 /**
  * Measures painting on a page that shows the map editor (`[data-testid="map-canvas"]`, ready).
@@ -203,19 +178,10 @@ export async function measureEditorPaint(page: Page, segments = 200): Promise<Ed
 
 export async function benchEditor(): Promise<{ bench: string; figure: string; value: string }[]> {
 	const home = mkdtempSync(path.join(tmpdir(), 'bench-editor-'));
-	const port = await freePort();
-	const server = spawn(process.execPath, [path.join(ROOT, 'scripts/start.js')], {
-		cwd: ROOT,
-		env: { ...process.env, SIMULACRA_HOME: home, PORT: String(port) },
-		stdio: 'ignore'
-	});
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-	});
+	const app = await startApp(home);
+	const browser = await launchChromium();
 	try {
-		const base = `http://127.0.0.1:${port}`;
-		await waitFor(`${base}/api/status`, 300_000);
+		const { base } = app;
 		const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 		// leaving with unsaved changes asks first; the bench never saves
 		page.on('dialog', (d) => void d.accept());
@@ -257,7 +223,7 @@ export async function benchEditor(): Promise<{ bench: string; figure: string; va
 		];
 	} finally {
 		await browser.close();
-		server.kill('SIGTERM');
+		app.stop();
 		rmSync(home, { recursive: true, force: true });
 	}
 }

@@ -1,57 +1,23 @@
 // The debugger in a real Chromium: time from a timeline seek to the town drawn at that step
 // (50 random seeks in a 2-day, 25-agent run), and frames drawn per second during live playback.
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { launchChromium, startApp } from './app';
 import { startRun } from '../src/lib/server/run/runner';
 
-const ROOT = path.join(import.meta.dirname, '..');
 
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = net.createServer();
-		probe.once('error', reject);
-		probe.listen(0, '127.0.0.1', () => {
-			const a = probe.address();
-			probe.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-		});
-	});
-}
 
-async function waitFor(url: string, ms: number): Promise<void> {
-	const end = performance.now() + ms;
-	while (performance.now() < end) {
-		try {
-			if ((await fetch(url)).ok) return;
-		} catch {
-			// not up yet
-		}
-		await new Promise((r) => setTimeout(r, 250));
-	}
-	throw new Error(`${url} did not answer within ${ms} ms`);
-}
 
 export async function benchUi(): Promise<{ bench: string; figure: string; value: string }[]> {
 	const home = mkdtempSync(path.join(tmpdir(), 'bench-ui-'));
-	const port = await freePort();
-	const server = spawn(process.execPath, [path.join(ROOT, 'scripts/start.js')], {
-		cwd: ROOT,
-		env: { ...process.env, SIMULACRA_HOME: home, PORT: String(port) },
-		stdio: 'ignore'
-	});
-	const browser = await chromium.launch({
-		executablePath: '/usr/bin/chromium',
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-	});
+	const app = await startApp(home);
+	const browser = await launchChromium();
 	try {
 		const steps = 2 * 8640;
 		const run = await startRun({ world: 'smallville', steps, seed: 1, home });
-		const base = `http://127.0.0.1:${port}`;
-		await waitFor(`${base}/api/status`, 300_000);
+		const { base } = app;
 		const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 		await page.goto(`${base}/runs/${run.run}?step=${steps}`);
 		await page.locator('[data-buffered="1.00"]').waitFor({ timeout: 120_000 });
@@ -109,7 +75,7 @@ export async function benchUi(): Promise<{ bench: string; figure: string; value:
 		];
 	} finally {
 		await browser.close();
-		server.kill('SIGTERM');
+		app.stop();
 		rmSync(home, { recursive: true, force: true });
 	}
 }

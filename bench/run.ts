@@ -67,6 +67,7 @@ async function latencyBench(): Promise<Row[]> {
 }
 
 const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi, editor: benchEditor, diff: benchDiff, compare: benchCompare, workbench: benchWorkbench };
+BENCHES['any-answer'] = async () => (await import('./any-answer')).benchAnyAnswer();
 
 async function main() {
 	const { values } = parseArgs({ options: { only: { type: 'string' }, readme: { type: 'boolean', default: false } } });

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: build the app when the build is missing or older than its sources, then serve it
-// on 127.0.0.1 (HOST to change) at PORT, or at the first free port from 5173.
+// on 127.0.0.1 (HOST to change) at PORT, or at the first free port from 5173. Any HOST that
+// other machines reach needs SIMULACRA_ALLOWED_HOSTS and SIMULACRA_ACCESS_TOKEN, or the
+// server refuses to start.
 
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -78,6 +80,30 @@ async function build(reason) {
 	}
 }
 
+/** `localhost`, `127.x.x.x` and `::1`: addresses only this machine reaches. */
+export function isLoopback(host) {
+	const h = String(host).toLowerCase().replace(/^\[|\]$/g, '');
+	return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** Shortest access token accepted (src/lib/server/http-guard.ts has the same rule). */
+const MIN_TOKEN_LENGTH = 16;
+
+/**
+ * Why the server must not be bound to `host`: an address other machines reach needs the names
+ * they use (SIMULACRA_ALLOWED_HOSTS) and an access token (SIMULACRA_ACCESS_TOKEN).
+ */
+export function bindingProblems(host, env = process.env) {
+	if (isLoopback(host)) return [];
+	const problems = [];
+	const allowed = (env.SIMULACRA_ALLOWED_HOSTS ?? '').split(',').filter((s) => s.trim());
+	if (!allowed.length)
+		problems.push(`HOST=${host} lets other machines connect: list the names they use in SIMULACRA_ALLOWED_HOSTS (comma-separated)`);
+	if ((env.SIMULACRA_ACCESS_TOKEN ?? '').trim().length < MIN_TOKEN_LENGTH)
+		problems.push(`HOST=${host} lets other machines connect: set SIMULACRA_ACCESS_TOKEN to a secret of at least ${MIN_TOKEN_LENGTH} characters`);
+	return problems;
+}
+
 function portIsFree(port, host) {
 	return new Promise((resolve) => {
 		const probe = net.createServer();
@@ -117,10 +143,15 @@ async function modelLabel(url) {
 
 async function main() {
 	process.chdir(ROOT);
+	const host = process.env.HOST || '127.0.0.1';
+	const refused = bindingProblems(host);
+	if (refused.length) {
+		console.error(`Simulacra Studio will not start:\n${refused.map((p) => `  - ${p}`).join('\n')}`);
+		process.exit(1);
+	}
 	const stale = buildIsStale();
 	if (stale) await build(stale);
 
-	const host = process.env.HOST || '127.0.0.1';
 	const port = await choosePort(host);
 	process.env.HOST = host;
 	process.env.PORT = String(port);

@@ -17,7 +17,12 @@ import type { TownMap } from './town-map';
 
 const DEFAULTS = {
 	perception: { visionRadius: 8, attentionBandwidth: 8, retention: 8 },
-	retrieval: { weights: { recency: 1, importance: 1, relevance: 1 }, decay: 0.995, topK: 30 },
+	retrieval: {
+		weights: { recency: 1, importance: 1, relevance: 1 },
+		decay: 0.995,
+		topK: 30,
+		k: { summary: 30, plan: 30, reaction: 30, conversation: 50, dialogue: 15, onMind: 0 }
+	},
 	reflection: { threshold: 150 },
 	conversation: { maxTurns: 8, cooldownMinutes: 60 }
 };

@@ -12,7 +12,10 @@ import { formatDiff } from '../lib/server/diff/format';
 import { OFFLINE_LABEL } from '../lib/server/model/providers/offline';
 import { formatIssue, PromptStore, PromptStoreError } from '../lib/server/prompts/store';
 import { createModel, type ModelChoice } from '../lib/server/run/models';
-import { listRuns, loadState, openRun, resumeRun, startRun, stateHash, type RunSummary } from '../lib/server/run/runner';
+import { listRuns, loadState, openRun, resumeRun, startRun, stateHash, type RunOptions, type RunSummary } from '../lib/server/run/runner';
+import { checkBudget, formatBudget, formatUsage, formatUsd } from '../lib/server/run/cost';
+import { estimateRun } from '../lib/server/run/estimate';
+import type { Budget, RunEstimate, UsageRow } from '../lib/api-types';
 import { findAgent, listRetrievals, retrievalTable } from '../lib/server/run/traces';
 import { checkWorld, formatWorldTree, worldTreeJson } from '../lib/server/world/check';
 import { importMap } from '../lib/server/world/import';
@@ -24,16 +27,23 @@ import { analyseRankings, formatEvaluationStats } from '../lib/eval/stats';
 import { parseJson } from '../lib/world/json';
 import { evaluateRun } from '../lib/server/eval/metrics';
 import { interviewSetFile, runInterviews } from '../lib/server/eval/interviews';
-import { formatEvalReport, formatInterviewSet } from '../lib/server/eval/format';
+import { formatEvalReport, formatHumanAnswers, formatInterviewSet } from '../lib/server/eval/format';
+import { parseHumanAnswersFile } from '../lib/server/eval/evaluation-file';
+import { humanAnswersFile, saveHumanAnswers } from '../lib/server/eval/human';
 
 const HELP = `Simulacra Studio command line
 
   run --world W --steps N [--seed S] [--model offline|openai] [--from RUN@STEP]
       [--prompts VERSION|LABEL|DIR] [--set KEY=VALUE]... [--ablate reflection,planning,observation]
       [--whisper AGENT=TEXT] [--set-object ADDRESS=STATE]
-                         run a simulation (or fork RUN at STEP) and print its id
-  resume RUN [--steps N] continue an interrupted run
-  inspect RUN --step N   the state after N steps: time, stateHash, agents
+      [--budget-tokens N] [--budget-usd X] [--estimate] [--allow-model-change]
+                         run a simulation (or fork RUN at STEP) and print its id;
+                         it pauses between steps at its budget (exit code 2);
+                         --estimate prints the expected tokens and dollars and exits
+  resume RUN [--steps N] [--budget-tokens N] [--budget-usd X] [--allow-model-change]
+                         continue an interrupted or paused run (a new budget
+                         replaces the old one)
+  inspect RUN --step N   the state after N steps: time, stateHash, agents, the last step's events
   world check W|PATH     validate a world; exit 1 when it has errors
   world tree W           the environment tree (world -> sector -> arena -> object)
   world import PATH --name NAME
@@ -66,6 +76,10 @@ const HELP = `Simulacra Studio command line
   interviews RUN [--step N] [--agents a,b] [--conditions full,no-reflection,...]
                          the evaluation interview (5 categories x 5 questions) under each
                          ablation condition, stored in the run's evaluations folder
+  interviews RUN --human FILE [--step N]
+                         import answers written by people (condition human) for the
+                         interview set at step N (default: the newest) from a JSON file
+                         {"answers": [{"agent", "question", "answer"}]}
   stats --input FILE     believability rankings (.json or .csv): TrueSkill ratings,
                          Kruskal-Wallis and Dunn's test with Holm-Bonferroni
 
@@ -79,18 +93,60 @@ function print(out: Out, value: unknown, text: () => string): void {
 	process.stdout.write(out.json ? JSON.stringify(value, null, 2) + '\n' : text() + '\n');
 }
 
-function progressBar(enabled: boolean): ((done: number, total: number) => void) | undefined {
+function progressBar(enabled: boolean): RunOptions['onProgress'] {
 	if (!enabled) return undefined;
-	let last = -1;
-	return (done, total) => {
+	let last = '';
+	return (done, total, usage) => {
 		const pct = Math.floor((done / Math.max(1, total)) * 100);
-		if (pct === last && done !== total) return;
-		last = pct;
+		const meter = usage ? ` · ${formatUsage(usage)}` : '';
+		const line = `${pct}% ${done}/${total} steps${meter}`;
+		if (line === last && done !== total) return;
+		last = line;
 		const width = 30;
 		const filled = Math.round((pct / 100) * width);
-		process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct}% ${done}/${total} steps`);
+		process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${line}\x1b[K`);
 		if (done === total) process.stderr.write('\n');
 	};
+}
+
+function budgetFrom(values: { 'budget-tokens'?: string; 'budget-usd'?: string }): Budget | null | undefined {
+	if (values['budget-tokens'] === undefined && values['budget-usd'] === undefined) return undefined;
+	const usd = values['budget-usd'];
+	if (usd !== undefined && !(Number(usd) > 0)) throw new UsageError(`--budget-usd must be a positive number of US dollars, not "${usd}"`);
+	try {
+		return checkBudget({ tokens: values['budget-tokens'] === undefined ? undefined : int(values['budget-tokens'], 'budget-tokens', 1), usd: usd === undefined ? undefined : Number(usd) });
+	} catch (e) {
+		throw new UsageError((e as Error).message);
+	}
+}
+
+function estimateText(e: RunEstimate): string {
+	const n = (x: number) => Math.round(x).toLocaleString('en');
+	return [
+		`estimate for ${n(e.steps)} steps, ${e.agents} agents, ${e.model}${e.languageModel ? '' : ' (not a language model)'}:`,
+		`  ${n(e.calls)} calls (${e.callsPerAgentStep.toFixed(3)} per agent-step), ${n(e.tokens.prompt)} prompt + ${n(e.tokens.completion)} completion tokens` +
+			` (${n(e.tokensPerCall.prompt)} + ${n(e.tokensPerCall.completion)} per call)`,
+		`  cost ${e.usd === null ? 'unknown (no price configured)' : formatUsd(e.usd)}${e.price ? ` at $${e.price.input} / $${e.price.output} per million input / output tokens` : ''}`,
+		`  ${e.note}`
+	].join('\n');
+}
+
+/** Prints a run's summary; a run that paused by itself exits non-zero with the reason. */
+function finish(out: Out, summary: RunSummary): number {
+	print(out, summary, () => summaryText(summary));
+	if (summary.pause?.reason === 'fault') {
+		if (!out.json) process.stderr.write(`error: run ${summary.run} paused at step ${summary.pause.step}: ${summary.pause.message}\n  continue it with: npm run simulacra -- resume ${summary.run}\n`);
+		return 1;
+	}
+	if (summary.pause?.reason === 'budget') {
+		if (!out.json) process.stderr.write(`run ${summary.run} paused at step ${summary.pause.step}: ${summary.pause.message}\n  continue it with: npm run simulacra -- resume ${summary.run} --budget-tokens N | --budget-usd X\n`);
+		return 2;
+	}
+	return 0;
+}
+
+function usageLine(u: UsageRow, budget: Budget | null): string {
+	return `  usage ${formatUsage(u)} (${u.prompt.toLocaleString('en')} prompt + ${u.completion.toLocaleString('en')} completion)${budget ? `, budget ${formatBudget(budget)}` : ''}`;
 }
 
 function int(value: string | undefined, name: string, min = 0): number | undefined {
@@ -122,6 +178,9 @@ function summaryText(s: RunSummary): string {
 		`run ${s.run}`,
 		`  world ${s.world}, ${s.agents} agents, ${s.steps} steps`,
 		`  model ${s.model}: ${s.llmCalls} calls (${s.cacheHits} from cache, ${s.failsafes} fail-safe)`,
+		usageLine(s.usage, s.budget),
+		...s.modelChanges.map((c) => `  model changed at step ${c.step}: ${c.from.chat.model} -> ${c.to.chat.model}`),
+		...(s.status === 'paused' ? [`  status paused: ${s.pause?.message ?? ''}`] : []),
 		`  wall time ${(s.wallMs / 1000).toFixed(1)} s`,
 		`  stateHash ${s.stateHash}`
 	].join('\n');
@@ -243,7 +302,12 @@ async function main(argv: string[]): Promise<number> {
 			input: { type: 'string' },
 			agents: { type: 'string' },
 			conditions: { type: 'string' },
+			human: { type: 'string' },
 			refresh: { type: 'boolean', default: false },
+			'budget-tokens': { type: 'string' },
+			'budget-usd': { type: 'string' },
+			'allow-model-change': { type: 'boolean', default: false },
+			estimate: { type: 'boolean', default: false },
 			help: { type: 'boolean', short: 'h', default: false }
 		}
 	});
@@ -273,49 +337,77 @@ async function main(argv: string[]): Promise<number> {
 					return { type: 'set-object' as const, address, state };
 				})
 			];
+			const promptsDir = values.prompts === undefined ? undefined : promptsFolder(values.prompts);
+			const budget = budgetFrom(values);
+			const realModel = (model ?? (from ? openRun(from.run).meta.model.provider : 'offline')) !== 'offline';
+			if (values.estimate || realModel) {
+				if (steps < 1) throw new UsageError('an estimate needs --steps of at least 1');
+				const estimate = await estimateRun({ world: values.world, steps, seed: int(values.seed, 'seed'), model, from, set: values.set, ablate, promptsDir });
+				if (values.estimate) {
+					print(out, estimate, () => estimateText(estimate));
+					return 0;
+				}
+				process.stderr.write(estimateText(estimate) + '\n');
+			}
 			const summary = await startRun({
 				world: values.world,
 				steps,
 				seed: int(values.seed, 'seed'),
 				model,
 				from,
-				promptsDir: values.prompts === undefined ? undefined : promptsFolder(values.prompts),
+				promptsDir,
 				set: values.set,
 				ablate,
 				inputs,
+				budget,
+				allowModelChange: values['allow-model-change'] === true,
 				onProgress: progressBar(!out.json && process.stderr.isTTY === true)
 			});
-			print(out, summary, () => summaryText(summary));
-			return 0;
+			return finish(out, summary);
 		}
 		case 'resume': {
 			const id = rest[0];
 			if (!id) throw new UsageError('resume needs a run id');
 			const summary = await resumeRun(id, {
 				steps: int(values.steps, 'steps'),
+				budget: budgetFrom(values),
+				allowModelChange: values['allow-model-change'] === true,
 				onProgress: progressBar(!out.json && process.stderr.isTTY === true)
 			});
-			print(out, summary, () => summaryText(summary));
-			return 0;
+			return finish(out, summary);
 		}
 		case 'inspect': {
 			const id = rest[0];
 			if (!id) throw new UsageError('inspect needs a run id');
 			const step = int(values.step, 'step');
 			if (step === undefined) throw new UsageError('inspect needs --step N');
-			const { sim } = await loadState(id, step);
+			const { sim, reader } = await loadState(id, step);
+			const nameOf = (agent: string) => sim.state.agents.find((a) => a.id === agent)?.name ?? agent;
+			// what the step that led here did (reactions, plans, reflections, conversations, inputs)
+			const events = reader.steps().find((l) => l.step === step - 1)?.events ?? [];
 			const result = {
 				run: id,
 				step,
 				time: formatIso(sim.time),
 				stateHash: stateHash(sim),
-				agents: sim.view().map((a) => ({ id: a.id, name: a.name, tile: [a.x, a.y], action: a.activity, emoji: a.emoji, address: a.address }))
+				agents: sim.view().map((a) => ({ id: a.id, name: a.name, tile: [a.x, a.y], action: a.activity, emoji: a.emoji, address: a.address })),
+				events
 			};
 			print(out, result, () =>
 				[
 					`run ${id} after ${step} steps, ${result.time}`,
 					`stateHash ${result.stateHash}`,
-					...result.agents.map((a) => `  ${a.name.padEnd(20)} (${a.tile.join(',')}) ${a.emoji} ${a.action}  @ ${a.address}`)
+					...result.agents.map((a) => `  ${a.name.padEnd(20)} (${a.tile.join(',')}) ${a.emoji} ${a.action}  @ ${a.address}`),
+					...(events.length ? [`events of step ${step - 1}:`] : []),
+					...events.map((e) =>
+						e.kind === 'reaction'
+							? `  reaction: ${nameOf(e.agent)}${e.object ? ` (to ${e.object})` : ''}: ${e.reaction}`
+							: e.kind === 'conversation'
+								? `  conversation: ${e.agents.map(nameOf).join(' and ')}`
+								: e.kind === 'input'
+									? `  input: ${e.input}${e.agent ? ` for ${nameOf(e.agent)}` : ''}`
+									: `  ${e.kind}: ${nameOf(e.agent)}${e.kind === 'failsafe' ? ` (${e.template})` : ''}`
+					)
 				].join('\n')
 			);
 			return 0;
@@ -478,6 +570,26 @@ async function main(argv: string[]): Promise<number> {
 		}
 		case 'interviews': {
 			const id = need(rest[0], 'interviews needs a run id');
+			if (values.human !== undefined) {
+				const file = need(values.human, 'interviews --human needs a FILE of answers (.json)');
+				if (values.agents !== undefined || values.conditions !== undefined) throw new UsageError('--human imports answers; it does not run the interviews, so it takes no --agents or --conditions');
+				if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`interviews --human: no file at ${file}`);
+				let parsed;
+				try {
+					parsed = parseHumanAnswersFile(file, readFileSync(file, 'utf8'));
+				} catch (e) {
+					// the message lists every problem by line already
+					if (e instanceof WorldError) throw new UsageError(e.message);
+					throw e;
+				}
+				const step = int(values.step, 'step');
+				if (parsed.run !== undefined && parsed.run !== id) throw new UsageError(`${file} holds answers for run ${parsed.run}, not ${id}`);
+				if (step !== undefined && parsed.step !== undefined && step !== parsed.step) throw new UsageError(`${file} is for step ${parsed.step}, but --step ${step} was given`);
+				const answers = parsed.answers.map((a) => ({ ...a, where: `${file} (${a.where})` }));
+				const saved = saveHumanAnswers(id, { step: step ?? parsed.step, answers });
+				print(out, saved, () => formatHumanAnswers(saved, humanAnswersFile(openRun(id).dir, saved.step), answers.length));
+				return 0;
+			}
 			const list = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
 			const set = await runInterviews(id, { step: int(values.step, 'step'), agents: list(values.agents), conditions: list(values.conditions) });
 			print(out, set, () => formatInterviewSet(set, interviewSetFile(openRun(id).dir, set.step)));

@@ -26,7 +26,7 @@ describe('simulacra stats', () => {
 		expect(ok.code).toBe(0);
 		const stats = JSON.parse(ok.out);
 		const byMu = Object.keys(stats.trueskill).sort((a, b) => stats.trueskill[b].mu - stats.trueskill[a].mu);
-		expect(byMu).toEqual(['full', 'no-reflection', 'no-reflection-planning', 'crowdworker', 'no-observation-reflection-planning']);
+		expect(byMu).toEqual(['full', 'no-reflection', 'no-reflection-planning', 'human', 'no-observation-reflection-planning']);
 		expect(stats.trueskill.full).toMatchObject({ mu: expect.any(Number), sigma: expect.any(Number) });
 		expect(stats.kruskal).toMatchObject({ df: 4, H: expect.any(Number) });
 		expect(stats.kruskal.p).toBeLessThan(0.001);

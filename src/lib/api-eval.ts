@@ -5,14 +5,16 @@
 // Steps are states: step N is the state after N steps (as `loadState(run, N)` restores it);
 // times are game times written YYYY-MM-DDTHH:MM:SS.
 
-import type { ConditionId, InterviewQuestion } from './eval/questions';
-import type { MemoryKind } from './engine/memory';
+import type { ConditionId, HumanCondition, InterviewQuestion } from './eval/questions';
+import type { MemoryKind, MemorySource } from './engine/memory';
 import type { Verdict } from './eval/classify';
 
 /** A memory as a report cites it. */
 export interface MemoryRef {
 	id: string;
 	kind: MemoryKind;
+	/** where it came from (absent in reports stored before memories recorded their source) */
+	source?: MemorySource;
 	/** the step it was stored at */
 	step: number;
 	description: string;
@@ -61,6 +63,48 @@ export interface InterviewSet {
 	skipped: { agent: string; question: string; reason: string }[];
 	/** agent, then question, then condition order */
 	answers: InterviewAnswerRecord[];
+	/**
+	 * The human-written answers (condition `human`) for this set's step, kept beside it in
+	 * `human-<step>.json` and attached when the set is read; absent from the stored set.
+	 */
+	human?: HumanAnswerRecord[];
+}
+
+/** One answer a person wrote for an agent (the paper's crowdworker condition). */
+export interface HumanAnswerRecord {
+	agent: string;
+	question: string;
+	condition: HumanCondition;
+	/** the question as asked of the agent (`[name]` filled) */
+	text: string;
+	answer: string;
+	/** wall-clock time it was last written */
+	updated: string;
+}
+
+/** `<run dir>/evaluations/human-<step>.json`: the human-written answers for the interview set at `step`. */
+export interface HumanAnswerSet {
+	schema: 1;
+	run: string;
+	step: number;
+	/** agent, then question order (as in the interview set) */
+	answers: HumanAnswerRecord[];
+}
+
+/** One answer to store: agent id or name, question id, the text a person wrote. */
+export interface HumanAnswerInput {
+	agent: string;
+	question: string;
+	answer: string;
+}
+
+/**
+ * PUT /api/runs/:id/eval/human body: answers for the interview set at `step` (default: the
+ * newest set); each replaces the one stored for its agent and question. -> HumanAnswerSet
+ */
+export interface HumanAnswersRequest {
+	step?: number;
+	answers: HumanAnswerInput[];
 }
 
 /** GET /api/runs/:id/eval/interviews -> InterviewSetListing[] (step ascending). */
@@ -72,6 +116,8 @@ export interface InterviewSetListing {
 	questions: number;
 	conditions: ConditionId[];
 	answers: number;
+	/** human-written answers stored for the set */
+	human?: number;
 }
 
 // ---------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // Plain data only.
 
 import type { TemplateVars } from './engine/model';
+import type { MemorySource } from './engine/memory';
 import type { AgentView } from './engine/sim';
 import type { ConversationRecord, DayPlan, StepEvent } from './engine/state';
 import type { RetrievalWeights, Settings } from './engine/types';
@@ -9,6 +10,95 @@ import type { MapDoc } from './world/doc';
 import type { WorldProblem } from './world/problems';
 
 export type RunStatus = 'running' | 'paused' | 'done' | 'interrupted' | 'failed';
+
+// ---- cost, budgets, model identity (runs against real models) ---------------------------------
+
+/** US dollars per million input (prompt) and output (completion) tokens. */
+export interface Price {
+	input: number;
+	output: number;
+}
+
+/** A run's spending limit: it pauses between steps once either is reached. */
+export interface Budget {
+	tokens?: number;
+	usd?: number;
+}
+
+/** Why a paused run stopped by itself (cleared when it steps again). */
+export interface PauseInfo {
+	reason: 'budget' | 'fault';
+	/** the run's committed steps when it paused */
+	step: number;
+	/** e.g. "budget reached: 10,240 of 10,000 tokens" or the model fault's message */
+	message: string;
+}
+
+/** Which models a run talks to; endpoints are host names only (never keys or paths). */
+export interface ModelIdentity {
+	provider: string;
+	chat: { endpoint: string; model: string };
+	embed: { endpoint: string; model: string; dimensions: number };
+	/** templates sent to another endpoint or model than `chat` */
+	routes?: Record<string, { endpoint: string; model: string }>;
+}
+
+/** A model change accepted on resume or fork: from step `step` on, `to` answers. */
+export interface ModelChange {
+	step: number;
+	from: ModelIdentity;
+	to: ModelIdentity;
+}
+
+/** Tokens and dollars of a set of calls. `unpricedTokens`: tokens of models without a price (not in `usd`). */
+export interface UsageRow {
+	calls: number;
+	prompt: number;
+	completion: number;
+	usd: number;
+	unpricedTokens: number;
+}
+
+/** A model's share of a run's usage. */
+export interface ModelUsage extends UsageRow {
+	model: string;
+	provider: string;
+	price: Price | null;
+	/** false for the offline stand-in */
+	languageModel: boolean;
+}
+
+/** GET /api/runs/:id/usage -> RunUsage: the run's own calls (a fork's parent's are not counted). */
+export interface RunUsage {
+	total: UsageRow;
+	agents: Record<string, UsageRow>;
+	templates: Record<string, UsageRow>;
+	models: ModelUsage[];
+	budget: Budget | null;
+}
+
+/**
+ * POST /api/runs/estimate (body: StartRunRequest) -> RunEstimate: tokens and dollars a run (or
+ * fork) of `steps` steps is expected to cost, before it starts. `method` says how it was made.
+ */
+export interface RunEstimate {
+	steps: number;
+	agents: number;
+	/** `dry-run`: the offline stand-in ran the same world for `sampleSteps`; `history`: the run's recorded calls */
+	method: 'dry-run' | 'history';
+	sampleSteps: number;
+	callsPerAgentStep: number;
+	tokensPerCall: { prompt: number; completion: number };
+	calls: number;
+	tokens: { prompt: number; completion: number };
+	/** null when a model that would answer has no price */
+	usd: number | null;
+	model: string;
+	languageModel: boolean;
+	price: Price | null;
+	/** how the figures were made, in one sentence */
+	note: string;
+}
 
 /** GET /api/runs -> RunListing[] */
 export interface RunListing {
@@ -24,6 +114,11 @@ export interface RunListing {
 	promptSet: string;
 	/** true while the server process is stepping it */
 	live: boolean;
+	/** tokens and dollars of the run's own calls so far (as of its last status write, or live) */
+	usage?: UsageRow;
+	budget?: Budget | null;
+	/** why the run paused by itself (budget reached, model fault) */
+	pause?: PauseInfo | null;
 }
 
 /**
@@ -46,6 +141,10 @@ export interface StartRunRequest {
 	paused?: boolean;
 	/** prompt-set version (id, unique prefix or label) to run with; default: the working copy, or a fork's parent's prompts */
 	prompts?: string;
+	/** pause between steps once the run's own calls reach this many tokens or dollars */
+	budget?: Budget;
+	/** a fork may use another model than its parent (recorded in the fork); refused otherwise */
+	allowModelChange?: boolean;
 }
 
 /** GET /api/runs/:id -> RunInfo */
@@ -59,6 +158,10 @@ export interface RunInfo extends RunListing {
 	secondsPerStep: number;
 	/** game ms of step n = start + n * secondsPerStep * 1000 */
 	agents: { id: string; name: string }[];
+	/** the models the run talks to now (absent in runs made before it was recorded) */
+	identity?: ModelIdentity;
+	/** model changes accepted on resume or fork, oldest first */
+	modelChanges: ModelChange[];
 }
 
 /**
@@ -66,22 +169,26 @@ export interface RunInfo extends RunListing {
  * `play` steps until paused or at the target; a run already at its target (or stopped: done,
  * interrupted, paused) is reopened and its target raised by `steps` (default: one game day).
  * `step` answers after the step is committed; `run` steps `steps` more, then pauses.
- * `speed` is steps per second, 0 = as fast as possible (the default).
+ * `speed` is steps per second, 0 = as fast as possible (the default). `budget` sets (or, with
+ * null, removes) the run's budget; a run paused at its budget goes on after a higher one.
+ * Reopening a stopped run under another model identity than run.json records is refused
+ * (409) unless `allowModelChange`, which records the change in the run.
  */
 export type ControlRequest =
-	| { action: 'play'; steps?: number }
+	| { action: 'play'; steps?: number; allowModelChange?: boolean }
 	| { action: 'pause' }
-	| { action: 'step' }
-	| { action: 'run'; steps: number }
-	| { action: 'speed'; stepsPerSecond: number };
+	| { action: 'step'; allowModelChange?: boolean }
+	| { action: 'run'; steps: number; allowModelChange?: boolean }
+	| { action: 'speed'; stepsPerSecond: number }
+	| { action: 'budget'; budget: Budget | null };
 
 /**
  * Server-sent events on GET /api/runs/:id/events (`data: <json>` lines, one RunEvent each).
  * A `status` event is sent first on connect. `step.frame` equals the journal's frame.
  */
 export type RunEvent =
-	| { type: 'step'; step: number; frame: Frame; markers: Marker[] }
-	| { type: 'status'; status: RunStatus; steps: number; target: number; live: boolean; speed: number }
+	| { type: 'step'; step: number; frame: Frame; markers: Marker[]; usage?: UsageRow }
+	| { type: 'status'; status: RunStatus; steps: number; target: number; live: boolean; speed: number; usage?: UsageRow; budget?: Budget | null; pause?: PauseInfo | null }
 	| { type: 'error'; message: string };
 
 /**
@@ -120,6 +227,8 @@ export interface MemoryView {
 	id: string;
 	index: number;
 	kind: string;
+	/** where the memory came from: seed, observed, conversation, planned, reflected, inner-voice, interview */
+	source: MemorySource;
 	description: string;
 	created: number;
 	step: number;

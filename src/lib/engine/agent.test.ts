@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseBlocks } from './agent';
+import { isSleeping, normaliseBlocks } from './agent';
 import { TEMPLATE_IDS } from './model';
 import { Simulation } from './sim';
 import { createTestWorld, scriptedModel } from './testing';
@@ -23,7 +23,7 @@ describe('planning', () => {
 		expect(last.start + last.minutes).toBe(24 * 60);
 		expect(blocks.map((b) => b.activity)).not.toContain('unreadable start');
 		expect(blocks.map((b) => b.activity)).not.toContain('');
-		expect(normaliseBlocks(undefined, 6 * 60)).toEqual([{ start: 360, minutes: 18 * 60, activity: 'sleeping', subtasks: null }]);
+		expect(normaliseBlocks(undefined, 6 * 60)).toEqual([{ start: 360, minutes: 18 * 60, activity: 'sleeping', subtasks: null, sleep: true }]);
 	});
 
 	it('decomposed steps fill their block exactly and carry their place', async () => {
@@ -84,5 +84,119 @@ describe('bad model answers', () => {
 		const answer = await sim.interview('ana-alder', 'a reporter', 'Who are you?', model);
 		expect(answer.memories).toEqual([]);
 		expect(answer.answer).toBe("I don't know");
+	});
+});
+
+describe('sleep follows the plan, not the words', () => {
+	const day = [
+		{ start: '07:00', minutes: 60, activity: 'having breakfast in the kitchen' },
+		{ start: '08:00', minutes: 300, activity: 'working at the cafe counter' },
+		{ start: '13:00', minutes: 30, activity: 'take a short nap' },
+		{ start: '13:30', minutes: 210, activity: 'working at the cafe counter' },
+		{ start: '17:00', minutes: 360, activity: 'relaxing at home' },
+		{ start: '23:00', minutes: 60, activity: 'go to bed' }
+	];
+	const shape = (blocks: ReturnType<typeof normaliseBlocks>) => blocks.map((b) => [b.start / 60, b.minutes, b.activity, b.sleep === true]);
+
+	it('unmarked: a nap is an ordinary block and the day goes on; a last block to midnight is the night', () => {
+		expect(shape(normaliseBlocks(day, 7 * 60))).toEqual([
+			[7, 60, 'having breakfast in the kitchen', false],
+			[8, 300, 'working at the cafe counter', false],
+			[13, 30, 'take a short nap', false],
+			[13.5, 210, 'working at the cafe counter', false],
+			[17, 360, 'relaxing at home', false],
+			[23, 60, 'go to bed', true]
+		]);
+		// a plan that stops early: the night starts at its end, whatever the last block says
+		const early = normaliseBlocks([{ start: '07:00', minutes: 600, activity: 'sleeping in late' }], 7 * 60);
+		expect(shape(early)).toEqual([
+			[7, 600, 'sleeping in late', false],
+			[17, 420, 'sleeping', true]
+		]);
+	});
+
+	it('marked: a nap sleeps for its block only, the night runs to midnight, an awake last block is awake', () => {
+		const marked = day.map((b) => ({ ...b, sleep: /nap|bed/.test(b.activity) }));
+		expect(shape(normaliseBlocks(marked, 7 * 60))).toEqual([
+			[7, 60, 'having breakfast in the kitchen', false],
+			[8, 300, 'working at the cafe counter', false],
+			[13, 30, 'take a short nap', true],
+			[13.5, 210, 'working at the cafe counter', false],
+			[17, 360, 'relaxing at home', false],
+			[23, 60, 'go to bed', true]
+		]);
+		// "go to bed" said awake, ending at 23:30: the night is added after it
+		const awake = normaliseBlocks([{ start: '07:00', minutes: 60, activity: 'x', sleep: false }, { start: '23:00', minutes: 30, activity: 'go to bed', sleep: false }], 7 * 60);
+		expect(shape(awake).slice(-2)).toEqual([
+			[23, 30, 'go to bed', false],
+			[23.5, 30, 'sleeping', true]
+		]);
+		// two marked blocks at the end are one night
+		const night = normaliseBlocks([{ start: '07:00', minutes: 900, activity: 'x', sleep: false }, { start: '22:00', minutes: 30, activity: 'read in bed', sleep: true }, { start: '22:30', minutes: 90, activity: 'sleep', sleep: true }], 7 * 60);
+		expect(shape(night).slice(-1)).toEqual([[22, 120, 'read in bed', true]]);
+	});
+
+	it('any schema-valid or odd answer gives a clean day', () => {
+		const odd = normaliseBlocks([null, 3, { start: 700, minutes: '60', activity: 'x' }, { start: '09:00', minutes: 'long', activity: 'reading', sleep: 'yes' }] as never, 8 * 60);
+		expect(shape(odd)).toEqual([
+			[8, 120, 'reading', false],
+			[10, 840, 'sleeping', true]
+		]);
+	});
+
+	async function dayOf(blocks: object[], start: number) {
+		const world = createTestWorld();
+		world.start = start;
+		const model = scriptedModel({ hourly_schedule: () => ({ blocks }) });
+		const { sim } = await Simulation.create(world, { seed: 1 }, model);
+		return { sim, model };
+	}
+
+	it('a 13:00 nap ends with its block: awake at 13:30 and doing the next block', async () => {
+		const blocks = [
+			{ start: '07:00', minutes: 360, activity: 'working at the cafe counter' },
+			{ start: '13:00', minutes: 30, activity: 'take a short nap', sleep: true },
+			{ start: '13:30', minutes: 270, activity: 'working at the cafe counter' },
+			{ start: '18:00', minutes: 360, activity: 'sleeping', sleep: true }
+		];
+		const { sim, model } = await dayOf(blocks, Date.UTC(2023, 1, 13, 12, 50));
+		const ana = () => sim.agent('ana-alder');
+		for (let i = 0; i < 15; i++) await sim.step([], model); // 13:05
+		expect(ana().action).toMatchObject({ activity: 'take a short nap', sleeping: true });
+		expect(ana().action.address).toBe('House:bedroom:bed');
+		expect(isSleeping(ana())).toBe(true);
+		for (let i = 0; i < 26; i++) await sim.step([], model); // 13:31
+		expect(isSleeping(ana())).toBe(false);
+		expect(ana().action.activity).toMatch(/^working at the cafe counter/);
+		expect(ana().action.planRef).toMatch(/^2\.\d+$/);
+		// the rest of the day is still planned after the nap
+		expect(ana().plan!.blocks.map((b) => b.activity)).toEqual(blocks.map((b) => b.activity));
+	});
+
+	it('a 23:00 "go to bed" sleeps through midnight until the next day\'s wake-up', async () => {
+		const blocks = [
+			{ start: '07:00', minutes: 960, activity: 'working at the cafe counter' },
+			{ start: '23:00', minutes: 60, activity: 'go to bed' }
+		];
+		const { sim, model } = await dayOf(blocks, Date.UTC(2023, 1, 13, 22, 55));
+		const ana = () => sim.agent('ana-alder');
+		await sim.step([], model);
+		const firstDay = ana().plan!.day;
+		const asleepAt: boolean[] = [false];
+		// 22:55 -> 07:05 the next day, one step a minute
+		for (let i = 1; i < 490; i++) {
+			await sim.step([], model);
+			asleepAt.push(isSleeping(ana()));
+		}
+		expect(asleepAt.slice(0, 4).every((x) => !x)).toBe(true);
+		// from 23:00 to 07:00 without a break (the new day's plan is made at midnight)
+		expect(asleepAt.slice(6, 485).every((x) => x)).toBe(true);
+		expect(asleepAt.at(-1)).toBe(false);
+		expect(ana().plan!.day).toBe(firstDay + 1);
+		expect(ana().plan!.wakeMinute).toBe(7 * 60);
+		expect(ana().action.activity).toMatch(/^working at the cafe counter/);
+		// one memory of falling asleep, not another at midnight
+		const sleeps = sim.stream('ana-alder').records.filter((m) => m.kind === 'observation' && /^Ana Alder is (go to bed|sleeping)$/.test(m.description));
+		expect(sleeps).toHaveLength(1);
 	});
 });

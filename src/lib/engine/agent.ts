@@ -5,7 +5,7 @@ import { DAY, MINUTE, dayIndex, dayStart, formatClock12, formatDate, formatDateT
 import type { AgentContext } from './context';
 import type { MemoryRecord } from './memory';
 import type { ActionState, AgentState, DayPlan, PlanBlock, Subtask } from './state';
-import type { PersonaDef } from './types';
+import { DEFAULT_SETTINGS, type PersonaDef, type RetrievalK } from './types';
 import { splitAddress } from './world-index';
 
 export interface PerceivedEvent {
@@ -17,16 +17,21 @@ export interface PerceivedEvent {
 	activity?: string;
 	chatting?: boolean;
 	sleeping?: boolean;
+	/** the object observed (`Sector:Arena:Object`), when the event is an object's state */
+	object?: string;
+	objectName?: string;
+	objectState?: string;
 }
 
-const SLEEP_WORDS = /\b(sleep|sleeping|asleep|go(?:es|ing)? to bed|nap|napping)\b/i;
-
-export function isSleepActivity(activity: string): boolean {
-	return SLEEP_WORDS.test(activity);
-}
-
+/** Whether the agent is asleep: its action carries out a sleep block of its plan (or the night before waking). */
 export function isSleeping(agent: AgentState): boolean {
-	return isSleepActivity(agent.action.activity);
+	return agent.action.sleeping === true;
+}
+
+/** How many memories a retrieval for `purpose` takes (the agent's own settings, then the run's). */
+export function retrievalK(ctx: AgentContext, purpose: keyof RetrievalK): number {
+	const k = ctx.retrievalSettings().k?.[purpose];
+	return typeof k === 'number' && Number.isFinite(k) && k >= 0 ? Math.floor(k) : DEFAULT_SETTINGS.retrieval.k[purpose];
 }
 
 export function eventOf(agent: AgentState): string {
@@ -59,7 +64,7 @@ export async function identity(ctx: AgentContext): Promise<string> {
 	const seen = new Set<string>();
 	const memories: string[] = [];
 	for (const q of queries) {
-		for (const m of await ctx.retrieve(q, 'summary description', 8)) {
+		for (const m of await ctx.retrieve(q, 'summary description', retrievalK(ctx, 'summary'))) {
 			if (!seen.has(m.id)) {
 				seen.add(m.id);
 				memories.push(m.description);
@@ -92,25 +97,43 @@ function clampMinute(m: number): number {
 	return Math.min(24 * 60, Math.max(0, Math.round(m)));
 }
 
+/** A block as a model writes it (`hourly_schedule`, `replan`); anything may be missing or odd. */
+export interface RawBlock {
+	start?: unknown;
+	minutes?: unknown;
+	activity?: unknown;
+	/** true when the agent is asleep in the block (the night's sleep or a nap) */
+	sleep?: unknown;
+}
+
 /**
- * Turns the model's blocks into a clean day: sorted, no overlaps or gaps from wake-up on, and
- * sleep to midnight after the last block.
+ * Turns the model's blocks into a clean day: sorted, no overlaps or gaps from `from` on, ending
+ * with the night's sleep until midnight (the next day's plan says when the agent wakes).
+ *
+ * Sleep follows the plan's times and flags, never the words of an activity:
+ * - when the model marks blocks (`sleep: true/false`), a marked block is asleep. Marked blocks
+ *   that run to the end of the plan are the night (extended to midnight); one followed by an
+ *   awake block is a nap that ends with its block, and the day goes on after it;
+ * - when it marks none, the last block is the night when it runs to the end of the day
+ *   (e.g. "go to bed" at 23:00 for an hour); otherwise every block is awake;
+ * - when the plan has no night, the agent sleeps from the end of its last block.
  */
-export function normaliseBlocks(
-	raw: { start?: string; minutes?: number; activity?: string }[] | undefined,
-	from: number
-): PlanBlock[] {
-	const parsed: PlanBlock[] = [];
-	for (const b of raw ?? []) {
+export function normaliseBlocks(raw: readonly RawBlock[] | undefined, from: number): PlanBlock[] {
+	const parsed: (PlanBlock & { flag?: boolean })[] = [];
+	for (const b of Array.isArray(raw) ? raw : []) {
+		if (!b || typeof b !== 'object') continue;
 		const start = typeof b.start === 'string' ? parseClock(b.start) : null;
-		const activity = (b.activity ?? '').trim();
+		const activity = typeof b.activity === 'string' ? b.activity.trim() : '';
 		if (start === null || !activity) continue;
-		const minutes = Number.isFinite(b.minutes) ? Math.max(5, Math.round(b.minutes as number)) : 60;
-		parsed.push({ start: clampMinute(start), minutes, activity, subtasks: null });
+		const minutes = typeof b.minutes === 'number' && Number.isFinite(b.minutes) ? Math.max(5, Math.round(b.minutes)) : 60;
+		const flag = typeof b.sleep === 'boolean' ? b.sleep : undefined;
+		parsed.push({ start: clampMinute(start), minutes, activity, subtasks: null, flag });
 	}
 	parsed.sort((x, y) => x.start - y.start);
+	const marked = parsed.some((b) => b.flag !== undefined);
 	const out: PlanBlock[] = [];
 	let cursor = from;
+	let endOfDay = false;
 	for (const b of parsed) {
 		const end = Math.min(24 * 60, b.start + b.minutes);
 		if (end <= cursor) continue;
@@ -119,15 +142,24 @@ export function normaliseBlocks(
 		const block: PlanBlock = { start: out.length === 0 ? from : start, minutes: 0, activity: b.activity, subtasks: null };
 		block.minutes = end - block.start;
 		if (block.minutes <= 0) continue;
+		if (b.flag === true) block.sleep = true;
 		out.push(block);
 		cursor = end;
-		if (isSleepActivity(b.activity)) break;
+		endOfDay = b.start + b.minutes >= 24 * 60;
 	}
-	const last = out.at(-1);
-	if (!last || !isSleepActivity(last.activity)) {
-		out.push({ start: cursor, minutes: 24 * 60 - cursor, activity: 'sleeping', subtasks: null });
-	} else {
-		last.minutes = 24 * 60 - last.start;
+	// The night: the trailing run of sleep blocks, as one block to midnight.
+	let night = out.length;
+	if (marked) while (night > 0 && out[night - 1].sleep) night--;
+	else if (endOfDay && out.length > 0) {
+		night = out.length - 1;
+		out[night].sleep = true;
+	}
+	if (night < out.length) {
+		const first = out[night];
+		out.length = night + 1;
+		first.minutes = 24 * 60 - first.start;
+	} else if (cursor < 24 * 60) {
+		out.push({ start: cursor, minutes: 24 * 60 - cursor, activity: 'sleeping', subtasks: null, sleep: true });
 	}
 	return out.filter((b) => b.minutes > 0);
 }
@@ -172,8 +204,8 @@ export async function planDay(ctx: AgentContext): Promise<void> {
 	);
 	const wakeHour = Math.min(12, Math.max(3, Math.round(daily.value.wake_hour ?? 7)));
 	const agenda = (daily.value.agenda ?? []).filter((x) => typeof x === 'string' && x.trim());
-	const context = await ctx.retrieve(`${p.name}'s plans, commitments and intentions for ${date}`, 'plan: hourly schedule', 15);
-	const hourly = await ctx.ask<{ blocks: { start: string; minutes: number; activity: string }[] }>(
+	const context = await ctx.retrieve(`${p.name}'s plans, commitments and intentions for ${date}`, 'plan: hourly schedule', retrievalK(ctx, 'plan'));
+	const hourly = await ctx.ask<{ blocks: RawBlock[] }>(
 		'hourly_schedule',
 		{
 			name: p.name,
@@ -211,18 +243,18 @@ export async function replan(ctx: AgentContext, reason: string): Promise<void> {
 	if (!plan || ctx.state.ablate.planning) return;
 	const now = minuteOfDay(ctx.now);
 	const remaining = plan.blocks.filter((b) => b.start + b.minutes > now);
-	const answer = await ctx.ask<{ blocks: { start: string; minutes: number; activity: string }[] }>(
+	const answer = await ctx.ask<{ blocks: RawBlock[] }>(
 		'replan',
 		{
 			name: a.name,
 			summary: await identity(ctx),
 			time: formatDateTime(ctx.now),
 			reaction: reason,
-			remaining: remaining.map((b) => `${formatClock12(b.start)} (${b.minutes} min): ${b.activity}`)
+			remaining: remaining.map((b) => `${formatClock12(b.start)} (${b.minutes} min): ${b.activity}${b.sleep ? ' (asleep)' : ''}`)
 		},
 		'plan: replan after a reaction'
 	);
-	if (answer.failsafe || !answer.value.blocks?.length) return;
+	if (answer.failsafe || !Array.isArray(answer.value.blocks) || answer.value.blocks.length === 0) return;
 	const kept = plan.blocks.filter((b) => b.start + b.minutes <= now);
 	const past = plan.blocks.find((b) => b.start <= now && b.start + b.minutes > now);
 	if (past && past.start < now) kept.push({ ...past, minutes: now - past.start });
@@ -303,11 +335,14 @@ function homeParts(ctx: AgentContext): [string, string] {
 	return [sector, arena];
 }
 
-/** Walks the agent's own environment tree: sector, arena, object, each chosen by the model. */
-export async function chooseLocation(ctx: AgentContext, activity: string): Promise<string> {
+/**
+ * Walks the agent's own environment tree: sector, arena, object, each chosen by the model.
+ * Asleep (a sleep block of the plan), the agent goes to its bed at home.
+ */
+export async function chooseLocation(ctx: AgentContext, activity: string, sleeping = false): Promise<string> {
 	const a = ctx.agent;
 	const [homeSector, homeArena] = homeParts(ctx);
-	if (isSleepActivity(activity)) {
+	if (sleeping) {
 		const objects = a.spatial[homeSector]?.[homeArena] ?? [];
 		const bed = objects.find((o) => /\bbed\b/i.test(o));
 		return bed ? `${homeSector}:${homeArena}:${bed}` : `${homeSector}:${homeArena}`;
@@ -381,7 +416,8 @@ export function targetTile(ctx: AgentContext, address: string): number | null {
 
 async function emojiFor(ctx: AgentContext, activity: string): Promise<string> {
 	const memo = ctx.agent.memo.emoji;
-	if (memo[activity] !== undefined) return memo[activity];
+	// own keys only: an activity may be any text, "constructor" or "__proto__" too
+	if (Object.hasOwn(memo, activity)) return memo[activity];
 	const answer = await ctx.ask<{ emoji: string }>('action_emoji', { activity }, 'action: emoji');
 	const emoji = answer.value.emoji?.trim() || '🙂';
 	if (!answer.failsafe) memo[activity] = emoji;
@@ -406,6 +442,8 @@ interface Due {
 	activity: string;
 	end: number;
 	planRef: string;
+	/** the plan has the agent asleep (a sleep block, or before waking) */
+	sleeping: boolean;
 	/** already resolved place, emoji and object state, when the plan has them */
 	resolved?: Subtask;
 }
@@ -417,8 +455,8 @@ interface Resolved {
 }
 
 /** Where an activity happens (tree walk), how it shows (emoji) and what it does to an object. */
-async function resolveAction(ctx: AgentContext, activity: string): Promise<Resolved> {
-	const address = await chooseLocation(ctx, activity);
+async function resolveAction(ctx: AgentContext, activity: string, sleeping = false): Promise<Resolved> {
+	const address = await chooseLocation(ctx, activity, sleeping);
 	const parts = splitAddress(address);
 	const [emoji, objectState] = await Promise.all([
 		emojiFor(ctx.branch('e'), activity),
@@ -433,25 +471,26 @@ async function dueActivity(ctx: AgentContext): Promise<Due> {
 	const minute = minuteOfDay(ctx.now);
 	const base = dayStart(ctx.now);
 	if (!plan || plan.blocks.length === 0) {
-		return { activity: 'idle', end: ctx.now + 15 * MINUTE, planRef: '' };
+		return { activity: 'idle', end: ctx.now + 15 * MINUTE, planRef: '', sleeping: false };
 	}
 	if (minute < plan.wakeMinute) {
-		return { activity: 'sleeping', end: base + plan.wakeMinute * MINUTE, planRef: 'wake' };
+		return { activity: 'sleeping', end: base + plan.wakeMinute * MINUTE, planRef: 'wake', sleeping: true };
 	}
 	const bi = findBlock(plan, minute);
 	const block = plan.blocks[bi];
 	const blockEnd = base + (block.start + block.minutes) * MINUTE;
-	if (isSleepActivity(block.activity)) return { activity: block.activity, end: blockEnd, planRef: `${bi}` };
+	// A sleep block is one action, in bed, to the block's end (a nap) or to midnight (the night).
+	if (block.sleep) return { activity: block.activity, end: blockEnd, planRef: `${bi}`, sleeping: true };
 	const subtasks = block.subtasks ?? (await decompose(ctx, block));
 	let start = block.start;
 	for (let si = 0; si < subtasks.length; si++) {
 		const end = start + subtasks[si].minutes;
 		if (minute < end || si === subtasks.length - 1) {
-			return { activity: subtasks[si].activity, end: base + end * MINUTE, planRef: `${bi}.${si}`, resolved: subtasks[si] };
+			return { activity: subtasks[si].activity, end: base + end * MINUTE, planRef: `${bi}.${si}`, sleeping: false, resolved: subtasks[si] };
 		}
 		start = end;
 	}
-	return { activity: block.activity, end: blockEnd, planRef: `${bi}` };
+	return { activity: block.activity, end: blockEnd, planRef: `${bi}`, sleeping: false };
 }
 
 function findBlock(plan: DayPlan, minute: number): number {
@@ -466,13 +505,15 @@ function findBlock(plan: DayPlan, minute: number): number {
 export async function nextAction(ctx: AgentContext, stepMs: number): Promise<void> {
 	const a = ctx.agent;
 	const due = await dueActivity(ctx);
-	const continuing = due.planRef !== '' && due.planRef === a.action.planRef && due.activity === a.action.activity;
+	// Sleep goes on across midnight (the night's block, then the new day's "before waking").
+	const stillAsleep = due.sleeping && isSleeping(a) && a.action.address !== '';
+	const continuing = stillAsleep || (due.planRef !== '' && due.planRef === a.action.planRef && due.activity === a.action.activity);
 	const r = due.resolved;
 	const { address, emoji, objectState }: Resolved = continuing
 		? a.action
 		: r?.address !== undefined && r.emoji !== undefined
 			? { address: r.address, emoji: r.emoji, objectState: r.objectState ?? '' }
-			: await resolveAction(ctx, due.activity);
+			: await resolveAction(ctx, due.activity, due.sleeping);
 	const object = splitAddress(address).length > 2 ? address : '';
 	const goal = address ? targetTile(ctx, address) : null;
 	const path = goal === null ? [] : (ctx.sim.pathfinder.find(a.tile, goal) ?? []);
@@ -486,11 +527,12 @@ export async function nextAction(ctx: AgentContext, stepMs: number): Promise<voi
 		end: Math.max(due.end, ctx.now + stepMs),
 		path,
 		chatWith: '',
-		planRef: due.planRef
+		planRef: due.planRef,
+		sleeping: due.sleeping
 	};
 	a.action = action;
 	if (!continuing) {
-		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: isSleepActivity(due.activity) ? 1 : undefined }], { defer: true });
+		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: due.sleeping ? 1 : undefined }], { defer: true });
 	}
 }
 
@@ -502,12 +544,13 @@ export interface ReactDecision {
 	reaction: string;
 }
 
-async function relationship(ctx: AgentContext, otherName: string, about: string, purpose: string): Promise<string> {
+async function relationship(ctx: AgentContext, otherName: string, about: string, purpose: 'reaction' | 'conversation'): Promise<string> {
 	const seen = new Set<string>();
 	const memories: string[] = [];
 	const queries = [`${ctx.name}'s relationship with ${otherName}`, about];
+	const k = retrievalK(ctx, purpose);
 	for (const q of queries) {
-		for (const m of await ctx.retrieve(q, purpose, 10)) {
+		for (const m of await ctx.retrieve(q, purpose, k)) {
 			if (!seen.has(m.id)) {
 				seen.add(m.id);
 				memories.push(m.description);
@@ -550,7 +593,40 @@ export async function react(ctx: AgentContext, e: PerceivedEvent): Promise<React
 		'reaction: continue, react or talk'
 	);
 	if (answer.failsafe) return null;
-	return { talk: answer.value.talk === true, reaction: answer.value.react ? (answer.value.reaction ?? '').trim() : '' };
+	return { talk: answer.value.talk === true, reaction: answer.value.react === true && typeof answer.value.reaction === 'string' ? answer.value.reaction.trim() : '' };
+}
+
+/**
+ * The same reaction prompt for an object whose state the agent has not judged yet (a stove set
+ * burning, a machine someone else uses): continue, or react (re-plan). Each state of an object
+ * is judged once; `judged` remembers the last one. Returns the reaction, '' for none, or null
+ * when nothing was asked.
+ */
+export async function reactToObject(ctx: AgentContext, e: PerceivedEvent): Promise<string | null> {
+	const a = ctx.agent;
+	if (!e.object || e.objectState === undefined) return null;
+	const judged = (a.judged ??= {});
+	if (judged[e.object] === e.objectState) return null;
+	judged[e.object] = e.objectState;
+	const name = e.objectName ?? splitAddress(e.object).at(-1) ?? e.object;
+	const context = await relationship(ctx, `the ${name}`, e.description, 'reaction');
+	const answer = await ctx.ask<{ react: boolean; talk: boolean; reaction: string }>(
+		'react',
+		{
+			name: a.name,
+			summary: await identity(ctx),
+			time: formatDateTime(ctx.now),
+			status: a.action.activity,
+			observation: e.description,
+			other: '',
+			other_status: '',
+			context,
+			hours_since_chat: 999
+		},
+		'reaction: continue or react to an object'
+	);
+	if (answer.failsafe || answer.value.react !== true || typeof answer.value.reaction !== 'string') return '';
+	return answer.value.reaction.trim();
 }
 
 // ---------------------------------------------------------------------------
@@ -567,17 +643,21 @@ export async function converse(
 	const address = ctxA.sim.index.addressOf(A.tile);
 	const relA = await relationship(ctxA, B.name, `${B.name} is ${B.action.activity}`, 'conversation');
 	const relB = await relationship(ctxB, A.name, `${A.name} is ${A.action.activity}`, 'conversation');
-	// What each speaker has on its mind (its salient news and plans): what lets information
-	// travel from agent to agent. Retrieved once per conversation.
-	const onMindA = await ctxA.retrieve(`${A.name}'s news, plans and intentions`, 'conversation: what is on my mind', 3);
-	const onMindB = await ctxB.retrieve(`${B.name}'s news, plans and intentions`, 'conversation: what is on my mind', 3);
+	// What each speaker has on its mind (its salient news and plans), retrieved once per
+	// conversation when `retrieval.k.onMind` is above 0 (not in the paper's flow).
+	const onMind = async (ctx: AgentContext, me: AgentState) => {
+		const k = retrievalK(ctx, 'onMind');
+		return k > 0 ? ctx.retrieve(`${me.name}'s news, plans and intentions`, 'conversation: what is on my mind', k) : [];
+	};
+	const onMindA = await onMind(ctxA, A);
+	const onMindB = await onMind(ctxB, B);
 	const maxLines = ctxA.state.settings.conversation.maxTurns * 2;
 	const lines: { speaker: string; text: string }[] = [];
 	const history: string[] = [];
 	for (let turn = 0; turn < maxLines; turn++) {
 		const [me, other, rel, onMind] = turn % 2 === 0 ? [ctxA, B, relA, onMindA] : [ctxB, A, relB, onMindB];
 		const last = lines.at(-1)?.text ?? `${other.name}`;
-		const relevant = await me.retrieve(last, 'conversation: what to say', 10);
+		const relevant = await me.retrieve(last, 'conversation: what to say', retrievalK(me, 'dialogue'));
 		const memories = [...new Map([...onMind, ...relevant].map((m) => [m.id, m])).values()];
 		const answer = await me.ask<{ utterance: string; end: boolean }>(
 			'dialogue_turn',
@@ -609,7 +689,7 @@ export async function converse(
 		const summary = memo.value.summary?.trim() || `${me.name} talked with ${other.name}`;
 		const items: Parameters<AgentContext['memorize']>[0] = [{ kind: 'conversation', description: summary, with: other.id }];
 		const note = memo.value.plan_note?.trim();
-		if (note) items.push({ kind: 'thought', description: note, with: other.id });
+		if (note) items.push({ kind: 'thought', source: 'conversation', description: note, with: other.id });
 		await me.memorize(items);
 		const agent = me.agent;
 		agent.lastChat[other.id] = me.now + minutes * MINUTE;
@@ -624,7 +704,8 @@ export async function converse(
 			object: '',
 			objectState: '',
 			// Re-derive the plan item when the chat ends.
-			planRef: `chat:${id}`
+			planRef: `chat:${id}`,
+			sleeping: false
 		};
 	}
 	return { lines, address };
@@ -637,7 +718,7 @@ export async function converse(
 export async function reflect(ctx: AgentContext): Promise<MemoryRecord[]> {
 	const a = ctx.agent;
 	a.importanceSinceReflection = 0;
-	const recent = ctx.stream.recent(100, ctx.hiddenKinds());
+	const recent = ctx.stream.recent(100, ctx.hiddenMemories());
 	if (recent.length === 0) return [];
 	const qs = await ctx.ask<{ questions: string[] }>(
 		'reflection_questions',
@@ -700,6 +781,6 @@ export async function innerVoice(ctx: AgentContext, directive: string): Promise<
 		'inner voice'
 	);
 	const thought = answer.value.thought?.trim() || directive;
-	await ctx.memorize([{ kind: 'thought', description: thought }]);
+	await ctx.memorize([{ kind: 'thought', source: 'inner-voice', description: thought }]);
 	ctx.agent.replan = thought;
 }

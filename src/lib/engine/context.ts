@@ -3,7 +3,17 @@
 // think concurrently without changing the outcome.
 
 import { HOUR } from './clock';
-import { MEMORY_KINDS, MemoryStream, selectTop, type MemoryKind, type MemoryRecord } from './memory';
+import {
+	MEMORY_KINDS,
+	MemoryStream,
+	SOURCE_OF_KIND,
+	hiddenMask,
+	hiddenSources,
+	selectTop,
+	type MemoryKind,
+	type MemoryRecord,
+	type MemorySource
+} from './memory';
 import type { ModelAnswer, ModelPort, TemplateId, TemplateVars } from './model';
 import { rngFor } from './rng';
 import type {
@@ -36,8 +46,15 @@ export function emptyOutput(step: number, time: number): StepOutput {
 export const DEFER_MS = 5 * 60_000;
 const MAX_PENDING = 16;
 
-export interface NewMemory {
-	kind: MemoryKind;
+/**
+ * A memory to store. Its `source` defaults from the kind (observation: observed, reflection:
+ * reflected, plan: planned, conversation: conversation); a thought may come from a seed, a
+ * conversation or an inner voice, so a thought names its source.
+ */
+export type NewMemory = NewMemoryFields &
+	({ kind: Exclude<MemoryKind, 'thought'>; source?: MemorySource } | { kind: 'thought'; source: MemorySource });
+
+interface NewMemoryFields {
 	description: string;
 	evidence?: string[];
 	plan?: { address: string; start: number; minutes: number };
@@ -100,16 +117,23 @@ export class AgentContext {
 	}
 
 	/**
-	 * Memory kinds hidden from retrieval by the run's ablation (or the condition an interview is
-	 * asked under). Without observation the agent also has no conversations to recall.
+	 * Memory sources hidden from retrieval by the run's ablation (or the condition an interview
+	 * is asked under): see `hiddenSources`. Without observation the agent has also heard nothing
+	 * (conversations, the notes taken from them, remembered interviews).
 	 */
-	hiddenKinds(): MemoryKind[] {
-		const ablate = this.condition ?? this.state.ablate;
-		const hidden: MemoryKind[] = [];
-		if (ablate.reflection) hidden.push('reflection');
-		if (ablate.planning) hidden.push('plan');
-		if (ablate.observation) hidden.push('observation', 'conversation');
-		return hidden;
+	hiddenSources(): MemorySource[] {
+		return hiddenSources(this.condition ?? this.state.ablate);
+	}
+
+	/**
+	 * The memories of the stream hidden under the ablation: 1 where hidden (hidden sources and
+	 * reflections citing only hidden memories); null when nothing is hidden. Pass it to
+	 * `stream.recent` to leave them out.
+	 */
+	hiddenMemories(): Uint8Array | null {
+		const hidden = this.hiddenSources();
+		if (hidden.length === 0) return null;
+		return maskFor(this.stream, hidden);
 	}
 
 	/**
@@ -122,18 +146,19 @@ export class AgentContext {
 		if (stream.size === 0) return [];
 		const settings = this.retrievalSettings();
 		const limit = k ?? settings.topK;
-		const hidden = this.hiddenKinds();
+		const hidden = this.hiddenSources();
+		const mask = hidden.length > 0 ? maskFor(stream, hidden) : null;
 		let candidates: number[] | undefined;
-		if (hidden.length > 0) {
+		if (mask) {
 			candidates = [];
-			for (const r of stream.records) if (!hidden.includes(r.kind)) candidates.push(r.index);
+			for (let i = 0; i < stream.size; i++) if (mask[i] !== 1) candidates.push(i);
 			if (candidates.length === 0) return [];
 		}
 		const [vector] = await this.model.embed([query]);
 		const col = stream.columns(vector, this.now, settings, candidates);
 		const picked = selectTop(col.score, limit, candidates ? (p) => candidates[p] : (p) => p);
 		const indices = candidates ? picked.map((p) => candidates[p]) : picked;
-		const kinds = hidden.length > 0 ? allKindsExcept(hidden) : null;
+		const kinds = hidden.length > 0 ? allKindsExcept(kindsHiddenBy(hidden)) : null;
 		if (this.recordAccess) {
 			stream.touch(indices, this.now);
 			this.out.traces.push({
@@ -175,7 +200,8 @@ export class AgentContext {
 		this.agent.pending = [];
 		const vectors = await this.model.embed(items.map((i) => i.description));
 		const memo = this.agent.memo.importance;
-		const ratings = items.map((i) => i.importance ?? memo[i.description]);
+		// own keys only: a description may be any text, "constructor" or "__proto__" too
+		const ratings = items.map((i) => i.importance ?? (Object.hasOwn(memo, i.description) ? memo[i.description] : undefined));
 		const unrated = items.map((_, n) => n).filter((n) => ratings[n] === undefined);
 		if (unrated.length > 0) {
 			const answer = await this.ask<{ ratings: number[] }>(
@@ -193,6 +219,8 @@ export class AgentContext {
 		const records = items.map((item, n) => {
 			const rec = this.stream.add({
 				kind: item.kind,
+				// a pending memory kept in a snapshot from before sources were recorded has none
+				source: item.source ?? (item.kind === 'thought' ? undefined : SOURCE_OF_KIND[item.kind]),
 				description: item.description,
 				created: item.created,
 				step: this.state.step,
@@ -218,4 +246,27 @@ export class AgentContext {
 
 function allKindsExcept(hidden: MemoryKind[]): MemoryKind[] {
 	return MEMORY_KINDS.filter((k) => !hidden.includes(k));
+}
+
+/**
+ * The kinds a retrieval trace records as its candidates' kinds: those whose memories the hidden
+ * sources hide (a run's ablation is fixed when it starts, so in a run's own retrievals these
+ * kinds and the hidden sources leave out the same memories).
+ */
+function kindsHiddenBy(hidden: readonly MemorySource[]): MemoryKind[] {
+	return (Object.keys(SOURCE_OF_KIND) as Exclude<MemoryKind, 'thought'>[]).filter((k) => hidden.includes(SOURCE_OF_KIND[k]));
+}
+
+/** Hidden-memory masks per stream and hidden set, extended as a stream grows (streams only grow). */
+const masks = new WeakMap<MemoryStream, Map<string, { mask: Uint8Array; size: number }>>();
+
+function maskFor(stream: MemoryStream, hidden: readonly MemorySource[]): Uint8Array {
+	let byKey = masks.get(stream);
+	if (!byKey) masks.set(stream, (byKey = new Map()));
+	const key = hidden.join(',');
+	const kept = byKey.get(key);
+	if (kept && kept.size === stream.size) return kept.mask;
+	const mask = hiddenMask(stream.records, hidden, kept?.size ?? 0, kept?.mask);
+	byKey.set(key, { mask, size: stream.size });
+	return mask;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOUR } from './clock';
-import { FLAT_NORM, MemoryStream, normalise, selectTop, topK } from './memory';
+import { FLAT_NORM, MemoryStream, hiddenMask, hiddenSources, normalise, selectTop, sourceOf, topK } from './memory';
 import { tinyEmbed } from './testing';
 
 const settings = { weights: { recency: 1, importance: 1, relevance: 1 }, decay: 0.995 };
@@ -74,5 +74,56 @@ describe('memory retrieval', () => {
 		s.setLastAccess([HOUR, 2 * HOUR]);
 		expect(s.lastAccess(0)).toBe(HOUR);
 		expect(() => s.setLastAccess([1])).toThrow(/2 memories/);
+	});
+});
+
+describe('memory provenance', () => {
+	it('a memory stored without a source gets the one its kind and content imply', () => {
+		expect(sourceOf({ kind: 'observation', step: 4 })).toBe('observed');
+		expect(sourceOf({ kind: 'plan', step: 4 })).toBe('planned');
+		expect(sourceOf({ kind: 'reflection', step: 4 })).toBe('reflected');
+		expect(sourceOf({ kind: 'conversation', step: 4, with: 'b' })).toBe('conversation');
+		expect(sourceOf({ kind: 'thought', step: 4, with: 'b' })).toBe('conversation');
+		expect(sourceOf({ kind: 'thought', step: 0 })).toBe('seed');
+		expect(sourceOf({ kind: 'thought', step: 9 })).toBe('inner-voice');
+		const s = new MemoryStream('a', 64);
+		expect(s.add({ kind: 'thought', description: 'x', created: 0, step: 0, importance: 1, embedding: tinyEmbed('x') }).source).toBe('seed');
+		expect(s.add({ kind: 'thought', source: 'inner-voice', description: 'y', created: 0, step: 0, importance: 1, embedding: tinyEmbed('y') }).source).toBe('inner-voice');
+	});
+
+	it('conditions hide sources; a reflection citing only hidden memories is hidden, however deep', () => {
+		expect(hiddenSources({ reflection: false, planning: false, observation: false })).toEqual([]);
+		expect(hiddenSources({ reflection: true, planning: true, observation: true }).sort()).toEqual(['conversation', 'interview', 'observed', 'planned', 'reflected']);
+		const s = new MemoryStream('a', 64, 2);
+		const add = (source: 'seed' | 'observed' | 'conversation' | 'reflected' | 'inner-voice', evidence?: number[]) =>
+			s.add({
+				kind: source === 'reflected' ? 'reflection' : source === 'observed' ? 'observation' : source === 'conversation' ? 'conversation' : 'thought',
+				source,
+				description: `m${s.size}`,
+				created: 0,
+				step: 1,
+				importance: 1,
+				embedding: tinyEmbed(`m${s.size}`),
+				...(evidence ? { evidence: evidence.map((i) => `a/m${i}`) } : {})
+			});
+		add('seed'); // 0
+		add('observed'); // 1
+		add('conversation'); // 2
+		add('reflected', [1, 2]); // 3: only hidden evidence
+		add('reflected', [0, 1]); // 4: a visible one among them
+		add('reflected', [3]); // 5: cites a hidden reflection
+		add('reflected', []); // 6: cites nothing
+		add('reflected', [99]); // 7: cites a memory not in the stream
+		const hidden = hiddenSources({ reflection: false, planning: false, observation: true });
+		const mask = hiddenMask(s.records, hidden);
+		expect(Array.from(mask.subarray(0, s.size))).toEqual([0, 1, 1, 1, 0, 1, 0, 0]);
+		expect(s.recent(10, mask).map((m) => m.index)).toEqual([0, 4, 6, 7]);
+		// extending a mask as the stream grows gives what computing it afresh gives
+		add('inner-voice'); // 8
+		add('reflected', [5, 2]); // 9
+		const grown = hiddenMask(s.records, hidden, 8, mask);
+		expect(Array.from(grown.subarray(0, s.size))).toEqual(Array.from(hiddenMask(s.records, hidden).subarray(0, s.size)));
+		expect(grown[8]).toBe(0);
+		expect(grown[9]).toBe(1);
 	});
 });

@@ -16,6 +16,80 @@ export const MEMORY_KINDS: readonly MemoryKind[] = [
 	'thought'
 ];
 
+/**
+ * Where a memory came from (its provenance), which decides what an ablation condition hides:
+ * `seed` persona and scenario seeds; `observed` perceived events and the agent's own actions;
+ * `conversation` what was heard in a conversation, with the notes taken from it; `planned`
+ * plans and re-plans; `reflected` reflections; `inner-voice` a user's inner voice and the
+ * thought it produced; `interview` an interview the agent remembers.
+ */
+export type MemorySource = 'seed' | 'observed' | 'conversation' | 'planned' | 'reflected' | 'inner-voice' | 'interview';
+export const MEMORY_SOURCES: readonly MemorySource[] = ['seed', 'observed', 'conversation', 'planned', 'reflected', 'inner-voice', 'interview'];
+
+/** The source a memory of this kind has when nothing else is known (thoughts need `sourceOf`). */
+export const SOURCE_OF_KIND: Readonly<Record<Exclude<MemoryKind, 'thought'>, MemorySource>> = {
+	observation: 'observed',
+	reflection: 'reflected',
+	plan: 'planned',
+	conversation: 'conversation'
+};
+
+/**
+ * The source of a memory stored before memories recorded theirs: from its kind, and for a
+ * thought from what it holds: a note taken after a conversation names the other party, a
+ * thought stored at step 0 is a seed, any other thought came from an inner voice.
+ */
+export function sourceOf(m: Pick<MemoryRecord, 'kind' | 'with' | 'step'>): MemorySource {
+	if (m.kind !== 'thought') return SOURCE_OF_KIND[m.kind] ?? 'observed';
+	if (m.with !== undefined) return 'conversation';
+	return m.step === 0 ? 'seed' : 'inner-voice';
+}
+
+/** The sources an ablation condition hides from retrieval. */
+export function hiddenSources(ablation: { reflection: boolean; planning: boolean; observation: boolean }): MemorySource[] {
+	const hidden: MemorySource[] = [];
+	if (ablation.reflection) hidden.push('reflected');
+	if (ablation.planning) hidden.push('planned');
+	// without observation the agent has heard nothing either: no conversations, no interviews
+	if (ablation.observation) hidden.push('observed', 'conversation', 'interview');
+	return hidden;
+}
+
+/**
+ * Which memories of a stream a set of hidden sources hides: those of a hidden source, and
+ * those derived only from hidden memories (a reflection whose cited evidence is all hidden).
+ * Evidence always cites earlier memories, so one pass in stream order decides each.
+ */
+export function hiddenMask(records: readonly MemoryRecord[], hidden: readonly MemorySource[], from = 0, mask?: Uint8Array): Uint8Array {
+	const out = mask && mask.length >= records.length ? mask : growMask(mask, records.length);
+	const byId = new Map<string, number>();
+	const indexOf = (id: string): number | undefined => {
+		const slash = id.lastIndexOf('/m');
+		const i = Number(id.slice(slash + 2));
+		if (Number.isInteger(i) && records[i]?.id === id) return i;
+		if (byId.size === 0) records.forEach((r, k) => byId.set(r.id, k));
+		return byId.get(id);
+	};
+	for (let i = from; i < records.length; i++) {
+		const r = records[i];
+		let hide = hidden.includes(r.source);
+		if (!hide && r.evidence && r.evidence.length > 0) {
+			hide = r.evidence.every((id) => {
+				const k = indexOf(id);
+				return k !== undefined && k < i && out[k] === 1;
+			});
+		}
+		out[i] = hide ? 1 : 0;
+	}
+	return out;
+}
+
+function growMask(mask: Uint8Array | undefined, n: number): Uint8Array {
+	const next = new Uint8Array(Math.max(n, 16, (mask?.length ?? 0) * 2));
+	if (mask) next.set(mask);
+	return next;
+}
+
 /** The immutable part of a memory: written once to the run's memory log. */
 export interface MemoryRecord {
 	id: string;
@@ -23,6 +97,8 @@ export interface MemoryRecord {
 	/** position in the agent's stream, 0-based */
 	index: number;
 	kind: MemoryKind;
+	/** where it came from (see MemorySource) */
+	source: MemorySource;
 	description: string;
 	/** game ms */
 	created: number;
@@ -108,13 +184,15 @@ export class MemoryStream {
 		for (let i = 0; i < values.length; i++) this.lastAccessCol[i] = values[i];
 	}
 
-	add(record: Omit<MemoryRecord, 'index' | 'id' | 'agent'> & { id?: string }): MemoryRecord {
+	/** Appends a memory; without a `source` (a record stored before sources were), it is derived by `sourceOf`. */
+	add(record: Omit<MemoryRecord, 'index' | 'id' | 'agent' | 'source'> & { id?: string; source?: MemorySource }): MemoryRecord {
 		const index = this.size;
 		const full: MemoryRecord = {
 			...record,
 			id: record.id ?? `${this.agent}/m${index}`,
 			agent: this.agent,
-			index
+			index,
+			source: record.source ?? sourceOf({ kind: record.kind, with: record.with, step: record.step })
 		};
 		if (full.embedding.length !== this.dimensions) {
 			throw new Error(`memory of ${this.agent}: embedding has ${full.embedding.length} dimensions, expected ${this.dimensions}`);
@@ -153,11 +231,16 @@ export class MemoryStream {
 		return rec && rec.id === id ? rec : undefined;
 	}
 
-	/** The n most recent memories, oldest first, optionally excluding some kinds. */
-	recent(n: number, exclude: readonly MemoryKind[] = []): MemoryRecord[] {
+	/**
+	 * The n most recent memories, oldest first, optionally excluding some: memories of the given
+	 * kinds, or those a mask (as from `hiddenMask`) marks with 1; null excludes none.
+	 */
+	recent(n: number, exclude: readonly MemoryKind[] | Uint8Array | null = []): MemoryRecord[] {
 		const out: MemoryRecord[] = [];
+		const mask = exclude instanceof Uint8Array ? exclude : null;
+		const kinds = mask || !exclude ? [] : (exclude as readonly MemoryKind[]);
 		for (let i = this.size - 1; i >= 0 && out.length < n; i--) {
-			if (!exclude.includes(this.records[i].kind)) out.push(this.records[i]);
+			if (mask ? mask[i] !== 1 : !kinds.includes(this.records[i].kind)) out.push(this.records[i]);
 		}
 		return out.reverse();
 	}

@@ -1,5 +1,6 @@
-// Setting overrides written as KEY=VALUE (e.g. `retrieval.weights.relevance=2`), for a run or
-// one agent (`agents.<id>.retrieval.topK=10`). A key must name an existing setting and keep its type.
+// Setting overrides written as KEY=VALUE (e.g. `retrieval.weights.relevance=2`,
+// `retrieval.k.conversation=20`), for a run or one agent (`agents.<id>.retrieval.topK=10`). A key
+// must name an existing setting and keep its type; memory counts are whole numbers.
 
 import type { AgentSettings, SimState } from './state';
 
@@ -28,6 +29,11 @@ export function parseOverride(text: string): Override {
 	return { agent, path: parts, value };
 }
 
+/** Settings that count memories (`retrieval.topK`, `retrieval.k.<purpose>`). */
+function isCount(path: string[]): boolean {
+	return path[0] === 'retrieval' && (path[1] === 'topK' || path[1] === 'k');
+}
+
 function setPath(target: Record<string, unknown>, path: string[], value: Override['value'], label: string): void {
 	let node: Record<string, unknown> = target;
 	for (let i = 0; i < path.length - 1; i++) {
@@ -41,6 +47,9 @@ function setPath(target: Record<string, unknown>, path: string[], value: Overrid
 		throw new Error(`setting "${label}" takes a ${typeof node[last]}, not ${JSON.stringify(value)}`);
 	}
 	if (typeof value === 'number' && value < 0) throw new Error(`setting "${label}" cannot be negative`);
+	if (typeof value === 'number' && isCount(path) && !Number.isInteger(value)) {
+		throw new Error(`setting "${label}" takes a whole number, not ${value}`);
+	}
 	node[last] = value;
 }
 

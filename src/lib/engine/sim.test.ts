@@ -110,3 +110,78 @@ describe('interviews', () => {
 		expect(sim.stream('ana-alder').records.some((m) => m.kind === 'conversation' && /a reporter asked Ana Alder "Are you organising a picnic\?"/.test(m.description))).toBe(true);
 	});
 });
+
+describe('reactions to the world', () => {
+	const STOVE = 'House:kitchen:stove';
+	/** Reacts to anything burning, to nothing else; never starts a conversation. */
+	const alarmed = () =>
+		scriptedModel({
+			react: (r) =>
+				r.vars.other === '' && /burning/.test(String(r.vars.observation))
+					? { react: true, talk: false, reaction: 'put out the fire on the stove' }
+					: { react: false, talk: false, reaction: '' }
+		});
+
+	async function untilSomeoneCooks(sim: Simulation, model: ReturnType<typeof scriptedModel>) {
+		for (let i = 0; i < 60; i++) {
+			const cooks = sim.state.agents.filter((a) => a.action.object === STOVE && a.action.path.length === 0 && sim.index.addressOf(a.tile) === 'House:kitchen');
+			if (cooks.length > 0) return cooks;
+			await sim.step([], model);
+		}
+		throw new Error('nobody came to the stove');
+	}
+
+	it('a burning stove set by the user gets one reaction decision per agent and a re-plan from now', async () => {
+		const model = alarmed();
+		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);
+		const cooks = await untilSomeoneCooks(sim, model);
+		// someone else's action on the stove was seen and judged, without a reaction
+		const judgedBefore = sim.state.agents.filter((a) => a.judged?.[STOVE] !== undefined);
+		expect(judgedBefore.length).toBeGreaterThan(0);
+		const before = model.calls.length;
+		const t = sim.state.step;
+		const out = await sim.step([{ type: 'set-object', address: STOVE, state: 'burning' }], model);
+		const reactions = out.events.filter((e) => e.kind === 'reaction');
+		expect(reactions.length).toBeGreaterThan(0);
+		for (const r of reactions) expect(r).toMatchObject({ kind: 'reaction', reaction: 'put out the fire on the stove', object: STOVE });
+		expect(reactions.map((r) => (r as { agent: string }).agent)).toEqual(expect.arrayContaining(cooks.map((c) => c.id)));
+		const replans = model.calls.slice(before).filter((c) => c.template === 'replan');
+		expect(replans.map((c) => c.agent).sort()).toEqual(reactions.map((r) => (r as { agent: string }).agent).sort());
+		expect(replans[0].vars.reaction).toBe('put out the fire on the stove');
+		// the re-plan starts now: the reacting agents have a new action from this step
+		for (const r of reactions) expect(sim.agent((r as { agent: string }).agent).action.start).toBe(sim.world.start + t * 60_000);
+		for (let i = 0; i < 20; i++) await sim.step([], model);
+		// the same unchanged state is judged once per agent
+		const asked = model.calls.filter((c) => c.template === 'react' && c.vars.observation === 'stove is burning');
+		expect(asked.length).toBe(new Set(asked.map((c) => c.agent)).size);
+		// a new input is news again, even with the same text
+		const again = await sim.step([{ type: 'set-object', address: STOVE, state: 'burning' }], model);
+		const inKitchen = sim.state.agents.filter((a) => sim.index.addressOf(a.tile) === 'House:kitchen');
+		if (inKitchen.length > 0) expect(model.calls.filter((c) => c.template === 'react' && c.vars.observation === 'stove is burning').length).toBeGreaterThan(asked.length);
+		expect(again.events).toContainEqual({ kind: 'input', input: 'set-object' });
+	});
+
+	it("a user's state stays what everyone sees until an agent begins an action on the object at a later step", async () => {
+		const model = scriptedModel({ react: () => ({ react: false, talk: false, reaction: '' }) });
+		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);
+		const [cook] = await untilSomeoneCooks(sim, model);
+		const using = cook.action.objectState;
+		expect(sim.objectState(STOVE)).toBe(using);
+		await sim.step([{ type: 'set-object', address: STOVE, state: 'burning' }], model);
+		// the actions that began before the input do not hide it
+		const setAt = sim.state.objectsSetAt?.[STOVE];
+		expect(setAt).toBeDefined();
+		let seen: string | undefined;
+		for (let i = 0; i < 120 && sim.state.objectsSetAt?.[STOVE] !== undefined; i++) {
+			expect(sim.objectState(STOVE)).toBe('burning');
+			await sim.step([], model);
+			seen = sim.objectState(STOVE);
+		}
+		// an action on the stove begun after the input took it over; its base state is the default again
+		expect(sim.state.objectsSetAt?.[STOVE]).toBeUndefined();
+		const user = sim.state.agents.find((a) => a.action.object === STOVE && a.action.start > (setAt as number));
+		expect(user).toBeDefined();
+		expect(seen).toBe(user!.action.objectState);
+		expect(sim.state.objects[STOVE]).toBe('idle');
+	});
+});

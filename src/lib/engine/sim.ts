@@ -11,6 +11,7 @@ import {
 	nextAction,
 	planDay,
 	react,
+	reactToObject,
 	reflect,
 	replan,
 	type PerceivedEvent
@@ -28,7 +29,7 @@ import {
 	type AgentState,
 	type SimState
 } from './state';
-import type { PerceptionSettings, PersonaDef, Settings, WorldDef } from './types';
+import { DEFAULT_SETTINGS, type PerceptionSettings, type PersonaDef, type Settings, type WorldDef } from './types';
 import { WorldIndex, splitAddress } from './world-index';
 
 export type { StepOutput } from './context';
@@ -109,7 +110,7 @@ export class Simulation {
 				const ctx = sim.context(a, model, 'init', output);
 				const p = personas.find((x) => x.id === a.id) as PersonaDef;
 				const seeds = world.seeds.filter((s) => s.agent === a.id).map((s) => s.memory);
-				await ctx.memorize([...p.seedMemories, ...seeds].map((description) => ({ kind: 'thought' as const, description })));
+				await ctx.memorize([...p.seedMemories, ...seeds].map((description) => ({ kind: 'thought' as const, source: 'seed' as const, description })));
 				a.importanceSinceReflection = 0;
 			})
 		);
@@ -123,6 +124,10 @@ export class Simulation {
 			throw new Error(`snapshot schema ${snap.schema} is not supported (expected ${STATE_SCHEMA})`);
 		}
 		const sim = new Simulation(world, structuredClone(snap.state), dimensions);
+		// Settings added since a snapshot was written take their defaults.
+		const retrieval = sim.state.settings.retrieval;
+		retrieval.k = { ...DEFAULT_SETTINGS.retrieval.k, ...retrieval.k };
+		for (const a of sim.state.agents) if (a.settings?.retrieval) a.settings.retrieval.k = { ...retrieval.k, ...a.settings.retrieval.k };
 		const byAgent = new Map<string, MemoryRecord[]>();
 		for (const m of memories) {
 			const size = snap.memory[m.agent]?.size ?? 0;
@@ -162,7 +167,8 @@ export class Simulation {
 				end: this.time,
 				path: [],
 				chatWith: '',
-				planRef: ''
+				planRef: '',
+				sleeping: false
 			},
 			plan: null,
 			summary: null,
@@ -244,12 +250,23 @@ export class Simulation {
 		return { ...this.state.settings.perception, ...persona?.perception };
 	}
 
-	/** Objects whose state an agent's current action sets (first agent in id order wins). */
+	/**
+	 * Objects whose state an agent's current action sets (first agent in id order wins). A state a
+	 * user set wins over actions that began at or before the step it was set (see `objectsSetAt`).
+	 */
 	objectsInUse(): Map<string, string> {
-		const inUse = new Map<string, string>();
+		return new Map([...this.objectUsers()].map(([o, u]) => [o, u.state]));
+	}
+
+	/** `objectsInUse` with the agent whose action sets each state. */
+	private objectUsers(): Map<string, { agent: string; state: string }> {
+		const inUse = new Map<string, { agent: string; state: string }>();
+		const setAt = this.state.objectsSetAt ?? {};
 		for (const a of this.state.agents) {
 			const o = a.action.object;
-			if (o && !a.action.chatWith && a.action.objectState && !inUse.has(o)) inUse.set(o, a.action.objectState);
+			if (!o || a.action.chatWith || !a.action.objectState || inUse.has(o)) continue;
+			if (setAt[o] !== undefined && a.action.start <= setAt[o]) continue;
+			inUse.set(o, { agent: a.id, state: a.action.objectState });
 		}
 		return inUse;
 	}
@@ -259,8 +276,28 @@ export class Simulation {
 		return inUse.get(address) ?? this.state.objects[address];
 	}
 
-	/** What an agent perceives: agents and non-idle objects in its arena within its vision. */
-	private perceive(a: AgentState, inUse: Map<string, string>): PerceivedEvent[] {
+	/**
+	 * A user's object state lasts until an agent begins an action on that object at a later
+	 * step: from then on the object is the agent's to change, and its base state returns to the
+	 * world's default. Run after the agents have acted, in agent order.
+	 */
+	private releaseUserStates(): void {
+		const setAt = this.state.objectsSetAt;
+		if (!setAt) return;
+		for (const a of this.state.agents) {
+			const o = a.action.object;
+			if (!o || setAt[o] === undefined || a.action.chatWith || a.action.start <= setAt[o]) continue;
+			delete setAt[o];
+			const def = this.index.objects.get(o)?.object.defaultState;
+			if (def !== undefined) this.state.objects[o] = def;
+		}
+	}
+
+	/**
+	 * What an agent perceives: agents and non-idle objects in its arena within its vision (not
+	 * the object its own action uses), nearest first, up to its attention bandwidth.
+	 */
+	private perceive(a: AgentState, inUse: Map<string, { agent: string; state: string }>): PerceivedEvent[] {
 		if (isSleeping(a)) return [];
 		const { visionRadius, attentionBandwidth } = this.perceptionOf(a);
 		const [ax, ay] = this.index.xy(a.tile);
@@ -291,14 +328,20 @@ export class Simulation {
 		}
 		if (myArena >= 0) {
 			for (const o of this.index.arenas[myArena].arena.objects) {
-				const state = inUse.get(o.address) ?? this.state.objects[o.address];
-				if (!state || state === 'idle') continue;
+				const user = inUse.get(o.address);
+				if (user?.agent === a.id) continue;
+				const state = user?.state ?? this.state.objects[o.address];
 				let d = Infinity;
 				for (const t of o.tiles) {
 					const [ox, oy] = this.index.xy(t);
 					d = Math.min(d, Math.max(Math.abs(ox - ax), Math.abs(oy - ay)));
 				}
-				if (d <= visionRadius) events.push({ description: `${o.name} is ${state}`, distance: d });
+				if (!state || state === 'idle') {
+					// Seen at rest: its next state is news again.
+					if (d <= visionRadius && a.judged?.[o.address] !== undefined) delete a.judged[o.address];
+					continue;
+				}
+				if (d <= visionRadius) events.push({ description: `${o.name} is ${state}`, distance: d, object: o.address, objectName: o.name, objectState: state });
 			}
 		}
 		events.sort((p, q) => p.distance - q.distance || (p.description < q.description ? -1 : 1));
@@ -320,7 +363,7 @@ export class Simulation {
 						kind: 'observation' as const,
 						description: e.description,
 						// Idle objects and sleepers are the paper's mundane floor; no model call.
-						importance: /is (idle|sleeping)$/.test(e.description) ? 1 : undefined
+						importance: e.sleeping || /is (idle|sleeping)$/.test(e.description) ? 1 : undefined
 					})),
 					{ defer: true }
 				);
@@ -335,8 +378,21 @@ export class Simulation {
 		}
 		const chatting = a.action.chatWith !== '' && ctx.now < a.action.end;
 		let talkTo: string | null = null;
-		if (!chatting && !isSleeping(a)) {
-			for (const e of fresh) {
+		if (!chatting && !isSleeping(a) && !s.ablate.observation) {
+			// One reaction decision a step: for a newly seen agent, or for an object whose state
+			// the agent has not judged yet (the user's edit, someone else's action), nearest first.
+			const judged = a.judged ?? {};
+			const candidates = events.filter((e) => (e.agent ? fresh.includes(e) : e.object !== undefined && judged[e.object] !== e.objectState));
+			for (const e of candidates) {
+				if (e.object) {
+					const reaction = await reactToObject(ctx, e);
+					if (reaction === null) continue;
+					if (reaction) {
+						ctx.out.events.push({ kind: 'reaction', agent: a.id, reaction, object: e.object });
+						await replan(ctx, reaction);
+					}
+					break;
+				}
 				if (!e.agent) continue;
 				const decision = await react(ctx, e);
 				if (!decision) continue;
@@ -369,16 +425,20 @@ export class Simulation {
 				const ctx = ctxs.get(input.agent) as AgentContext;
 				const { answer } = await interview(ctx, input.interviewer || 'an interviewer', input.question);
 				await ctx.memorize([
-					{ kind: 'conversation', description: `${input.interviewer || 'An interviewer'} asked ${ctx.name} "${input.question}" and ${ctx.name} answered "${answer}"` }
+					{ kind: 'conversation', source: 'interview', description: `${input.interviewer || 'An interviewer'} asked ${ctx.name} "${input.question}" and ${ctx.name} answered "${answer}"` }
 				]);
 			} else {
 				out.events.push({ kind: 'input', input: 'set-object' });
 				s.objects[input.address] = input.state;
+				(s.objectsSetAt ??= {})[input.address] = this.time;
+				// A new input is a change even when the text is the same: everyone may judge it.
+				for (const a of s.agents) if (a.judged?.[input.address] !== undefined) delete a.judged[input.address];
 			}
 		}
-		const inUse = this.objectsInUse();
+		const inUse = this.objectUsers();
 		const perceived = s.agents.map((a) => this.perceive(a, inUse));
 		const wishes = await Promise.all(s.agents.map((a, i) => this.think(ctxs.get(a.id) as AgentContext, perceived[i])));
+		this.releaseUserStates();
 
 		// Conversations: each agent in at most one, initiators in id order.
 		const busy = new Set(s.agents.filter((a) => a.action.chatWith !== '' && this.time < a.action.end).map((a) => a.id));

@@ -2,8 +2,8 @@
 // Memory contents are kept in MemoryStream objects beside it (see memory.ts) because they are
 // append-only and go to the run's memory log instead of every snapshot.
 
-import type { MemoryKind } from './memory';
-import type { RetrievalWeights, Settings } from './types';
+import type { MemoryKind, MemorySource } from './memory';
+import type { RetrievalSettings, RetrievalWeights, Settings } from './types';
 
 export const STATE_SCHEMA = 1;
 
@@ -33,6 +33,8 @@ export interface ActionState {
 	chatWith: string;
 	/** the plan item this action carries out: `${blockIndex}.${subtaskIndex}`, '' for none */
 	planRef: string;
+	/** asleep: the action carries out a sleep block of the plan (or the night before waking) */
+	sleeping?: boolean;
 }
 
 export interface Subtask {
@@ -50,6 +52,8 @@ export interface PlanBlock {
 	minutes: number;
 	activity: string;
 	subtasks: Subtask[] | null;
+	/** the agent is asleep in this block: the night's sleep (the last block) or a nap */
+	sleep?: boolean;
 }
 
 export interface DayPlan {
@@ -93,12 +97,19 @@ export interface AgentState {
 	pending: PendingMemory[];
 	/** set by an inner-voice directive or a reaction: regenerate the rest of today's plan */
 	replan: string;
+	/**
+	 * object address -> the state the agent last decided whether to react to; an object is
+	 * judged again only when its state differs
+	 */
+	judged?: Record<string, string>;
 	/** per-agent setting overrides */
 	settings?: Partial<AgentSettings>;
 }
 
 export interface PendingMemory {
 	kind: MemoryKind;
+	/** absent in snapshots made before memories recorded their source */
+	source?: MemorySource;
 	description: string;
 	created: number;
 	evidence?: string[];
@@ -108,7 +119,7 @@ export interface PendingMemory {
 }
 
 export interface AgentSettings {
-	retrieval: { weights: RetrievalWeights; decay: number; topK: number };
+	retrieval: RetrievalSettings;
 }
 
 export interface SimState {
@@ -118,8 +129,15 @@ export interface SimState {
 	step: number;
 	settings: Settings;
 	ablate: Ablation;
-	/** object address -> state */
+	/** object address -> base state (the world's default, or the last state a user set) */
 	objects: Record<string, string>;
+	/**
+	 * object address -> game ms of the step a user's `set-object` input was applied. Until an
+	 * agent begins an action on the object at a later step, the user's state is what everyone
+	 * perceives, even while someone uses the object; that later action ends it (the base state
+	 * returns to the world's default).
+	 */
+	objectsSetAt?: Record<string, number>;
 	agents: AgentState[];
 }
 
@@ -154,6 +172,6 @@ export type StepEvent =
 	| { kind: 'conversation'; agents: [string, string]; id: string }
 	| { kind: 'reflection'; agent: string; memories: string[] }
 	| { kind: 'plan'; agent: string; day: number }
-	| { kind: 'reaction'; agent: string; reaction: string }
+	| { kind: 'reaction'; agent: string; reaction: string; /** the object reacted to, when not an agent */ object?: string }
 	| { kind: 'failsafe'; agent: string; template: string }
 	| { kind: 'input'; input: string; agent?: string };

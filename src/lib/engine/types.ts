@@ -22,12 +22,33 @@ export interface RetrievalWeights {
 	relevance: number;
 }
 
+/**
+ * How many memories each kind of retrieval puts into its prompt (per query where a purpose asks
+ * several). 0 turns a retrieval off where the flow can do without it (`onMind`).
+ */
+export interface RetrievalK {
+	/** the summary description, per query (three queries, once a game day) */
+	summary: number;
+	/** the day's plan: commitments and intentions for the hour-level schedule */
+	plan: number;
+	/** the context of a reaction decision, per query (two queries) */
+	reaction: number;
+	/** the relationship context at the start of a conversation, per query (two per speaker) */
+	conversation: number;
+	/** each dialogue turn: memories relevant to the last line */
+	dialogue: number;
+	/** each speaker's news, plans and intentions, once per conversation; 0 = not retrieved */
+	onMind: number;
+}
+
 export interface RetrievalSettings {
 	weights: RetrievalWeights;
 	/** recency = decay ^ (game hours since last access) */
 	decay: number;
-	/** how many memories go into a prompt */
+	/** memories per query for reflection evidence (per question) and interviews */
 	topK: number;
+	/** memories per query for each other purpose */
+	k: RetrievalK;
 }
 
 export interface Settings {
@@ -118,7 +139,15 @@ export interface WorldDef {
 
 export const DEFAULT_SETTINGS: Settings = {
 	perception: { visionRadius: 8, attentionBandwidth: 8, retention: 8 },
-	retrieval: { weights: { recency: 1, importance: 1, relevance: 1 }, decay: 0.995, topK: 30 },
+	// The paper's flow: 30 per focal point (reflection, and the reference's default), 50 for a
+	// conversation's context, 15 per dialogue turn (the reference's utterance retrieval); the
+	// "on my mind" retrieval is not in the paper and is off.
+	retrieval: {
+		weights: { recency: 1, importance: 1, relevance: 1 },
+		decay: 0.995,
+		topK: 30,
+		k: { summary: 30, plan: 30, reaction: 30, conversation: 50, dialogue: 15, onMind: 0 }
+	},
 	reflection: { threshold: 150 },
 	conversation: { maxTurns: 8, cooldownMinutes: 60 }
 };

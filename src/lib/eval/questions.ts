@@ -1,5 +1,6 @@
 // The controlled evaluation's interview: the paper's five categories of five questions, the
-// ablation conditions the answers are compared under, and how a question's `[name]` is filled.
+// ablation conditions the answers are compared under (and the human-written one), and how a
+// question's `[name]` is filled.
 // A world can replace the bank with `worlds/<id>/evaluation.json`. Pure and browser-safe.
 
 import type { Ablation } from '../engine/state';
@@ -80,6 +81,27 @@ export const CONDITIONS: readonly Condition[] = [
 export function conditionOf(id: string): Condition | undefined {
 	return CONDITIONS.find((c) => c.id === id);
 }
+
+/**
+ * The paper's fifth condition: answers written by a person (in the paper, a crowdworker who
+ * watched the agent's life) rather than by the model. Stored beside a run's interview set and
+ * ranked with the model's conditions.
+ */
+export const HUMAN_CONDITION = 'human';
+export type HumanCondition = typeof HUMAN_CONDITION;
+export const HUMAN_LABEL = 'human-written (crowdworker)';
+
+/** Every condition an answer can come from: the model's four, then the human one. */
+export type AnswerCondition = ConditionId | HumanCondition;
+export const ANSWER_CONDITIONS: readonly AnswerCondition[] = [...CONDITION_IDS, HUMAN_CONDITION];
+
+/** A condition's readable name; undefined for a name no condition has. */
+export function answerConditionLabel(id: string): string | undefined {
+	return id === HUMAN_CONDITION ? HUMAN_LABEL : conditionOf(id)?.label;
+}
+
+/** The longest answer a person may write (the model's answers are held to 1500 characters). */
+export const HUMAN_ANSWER_MAX = 4000;
 
 // ---------------------------------------------------------------------------
 // [name]

@@ -389,7 +389,7 @@ describe('the paper-like fixture', () => {
 		}
 		expect(stats.dunn).toHaveLength(10);
 		// as in the paper, the human crowdworker and the fully ablated condition are hard to tell apart
-		const pair = stats.dunn.find((p) => [p.a, p.b].sort().join() === 'crowdworker,no-observation-reflection-planning')!;
+		const pair = stats.dunn.find((p) => [p.a, p.b].sort().join() === 'human,no-observation-reflection-planning')!;
 		expect(pair.pAdjusted).toBeGreaterThan(0.05);
 		expect(stats.dunn.find((p) => [p.a, p.b].sort().join() === 'full,no-observation-reflection-planning')!.pAdjusted).toBeLessThan(0.001);
 	});
@@ -404,6 +404,6 @@ describe('formatEvaluationStats', () => {
 		expect(table).toEqual(PAPER_CONDITIONS.map((c) => c.condition));
 		expect(text).toMatch(/^Kruskal-Wallis H\(4\) = \d+\.\d\d, p = \d\.\de-\d+ \(p < 0\.001\)$/m);
 		expect(text).toMatch(/^ {2}full vs no-observation-reflection-planning +z = +-\d+\.\d\d +p = /m);
-		expect(text).toMatch(/^ {2}crowdworker vs no-observation-reflection-planning +z = +-\d\.\d\d +p = 0\.\d{3} +adjusted 0\.\d{3}$/m);
+		expect(text).toMatch(/^ {2}human vs no-observation-reflection-planning +z = +-\d\.\d\d +p = 0\.\d{3} +adjusted 0\.\d{3}$/m);
 	});
 });

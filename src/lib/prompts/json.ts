@@ -1,6 +1,10 @@
-// Finding the JSON object in a model's answer. Models wrap answers in code fences, put prose
-// before or after them, leave trailing commas, break lines inside strings or add a stray
-// bracket at the end; none of that should cost a repair round-trip.
+// Finding the JSON object in a model's answer. Servers that ignore a requested answer format,
+// and models without one, wrap answers in code fences, put prose before or after them, leave
+// trailing commas or comments, use single quotes or Python's True/None, break lines inside
+// strings or stop before the final brace; none of that should cost a repair round-trip. Each
+// candidate object is parsed as JSON and, failing that, mended with `jsonrepair`.
+
+import { jsonrepair } from 'jsonrepair';
 
 export class JsonExtractError extends Error {
 	constructor(message: string) {
@@ -9,18 +13,35 @@ export class JsonExtractError extends Error {
 	}
 }
 
-/** Index just past the `}` that closes the object opening at `start`, or -1 when unclosed. */
+/** The last character before `i` that is not white space. */
+function previousSolid(text: string, i: number): string {
+	for (let j = i - 1; j >= 0; j--) if (!/\s/.test(text[j])) return text[j];
+	return '';
+}
+
+/** The first character from `i` on that is not white space ('' at the end). */
+function nextSolid(text: string, i: number): string {
+	for (let j = i; j < text.length; j++) if (!/\s/.test(text[j])) return text[j];
+	return '';
+}
+
+/**
+ * Index just past the `}` that closes the object opening at `start`, or -1 when unclosed.
+ * Braces inside strings do not count; a single-quoted string is recognised where a value or
+ * key may begin, so an apostrophe in a double-quoted string or in prose is not one.
+ */
 function matchObject(text: string, start: number): number {
 	let depth = 0;
-	let inString = false;
+	let quote = '';
 	for (let i = start; i < text.length; i++) {
 		const c = text[i];
-		if (inString) {
+		if (quote) {
 			if (c === '\\') i++;
-			else if (c === '"') inString = false;
+			else if (c === quote && (quote === '"' || /^[,:}\]]?$/.test(nextSolid(text, i + 1)))) quote = '';
 			continue;
 		}
-		if (c === '"') inString = true;
+		if (c === '"') quote = c;
+		else if (c === "'" && /^[{[,:]$/.test(previousSolid(text, i))) quote = c;
 		else if (c === '{' || c === '[') depth++;
 		else if (c === '}' || c === ']') {
 			depth--;
@@ -31,84 +52,53 @@ function matchObject(text: string, start: number): number {
 	return -1;
 }
 
+function asObject(value: unknown): Record<string, unknown> | undefined {
+	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function parse(candidate: string, mend: boolean): Record<string, unknown> | undefined {
+	try {
+		return asObject(JSON.parse(mend ? jsonrepair(candidate) : candidate));
+	} catch {
+		return undefined;
+	}
+}
+
+/** An object whose first key is quoted (or that is empty): JSON with slips, not prose in braces. */
+const LOOKS_LIKE_JSON = /^\{\s*["'}]/;
+
 /**
- * Tolerant clean-up of a JSON candidate: escapes raw control characters inside strings,
- * drops commas before a closing bracket, and `//` line comments outside strings.
+ * The first object in `text`, in order of where it begins: one that parses as JSON, or one that
+ * looks like JSON (its first key quoted) and can be mended. With `anyShape`, also objects with
+ * unquoted keys, which prose in braces resembles.
  */
-function relax(candidate: string): string {
-	let out = '';
-	let inString = false;
-	for (let i = 0; i < candidate.length; i++) {
-		const c = candidate[i];
-		if (inString) {
-			if (c === '\\') {
-				out += c + (candidate[i + 1] ?? '');
-				i++;
-			} else if (c === '"') {
-				inString = false;
-				out += c;
-			} else if (c === '\n') out += '\\n';
-			else if (c === '\r') out += '\\r';
-			else if (c === '\t') out += '\\t';
-			else out += c;
-			continue;
-		}
-		if (c === '"') {
-			inString = true;
-			out += c;
-		} else if (c === ',') {
-			let j = i + 1;
-			while (j < candidate.length && /\s/.test(candidate[j])) j++;
-			if (candidate[j] !== '}' && candidate[j] !== ']') out += c;
-		} else if (c === '/' && candidate[i + 1] === '/') {
-			while (i < candidate.length && candidate[i] !== '\n') i++;
-			out += '\n';
-		} else out += c;
-	}
-	return out;
-}
-
-function tryParse(candidate: string): Record<string, unknown> | undefined {
-	for (const text of [candidate, relax(candidate)]) {
-		try {
-			const value: unknown = JSON.parse(text);
-			if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-		} catch {
-			// try the next form
-		}
-	}
-	return undefined;
-}
-
-function firstObjectIn(text: string): Record<string, unknown> | undefined {
+function firstObjectIn(text: string, anyShape: boolean): Record<string, unknown> | undefined {
 	for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
 		const end = matchObject(text, start);
+		// An unclosed object (e.g. an answer cut off before its final braces) is mended as is.
 		const candidate = end > 0 ? text.slice(start, end) : text.slice(start);
-		const value = tryParse(candidate);
+		const value = parse(candidate, false) ?? (anyShape || LOOKS_LIKE_JSON.test(candidate) ? parse(candidate, true) : undefined);
 		if (value) return value;
-		// An unclosed object that only lacks its final brace(s), e.g. a cut-off answer.
-		if (end < 0) {
-			const closed = tryParse(candidate.replace(/[\s,]*$/, '') + '}');
-			if (closed) return closed;
-		}
 	}
 	return undefined;
 }
 
 /**
  * Returns the first JSON object found in a model's answer. Code-fenced blocks are tried first,
- * then the whole text. Throws JsonExtractError (with a message fit to show the model) when
+ * then the whole text; in each, an object with unquoted keys is taken only when nothing else
+ * is found. Throws JsonExtractError (with a message fit to show the model) when
  * there is none.
  */
 export function extractJson(text: string): Record<string, unknown> {
 	if (typeof text !== 'string' || text.trim() === '') throw new JsonExtractError('the answer is empty; expected a JSON object');
 	const fence = /```[a-zA-Z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g;
-	for (let m = fence.exec(text); m; m = fence.exec(text)) {
-		const value = firstObjectIn(m[1]);
+	const sources: string[] = [];
+	for (let m = fence.exec(text); m; m = fence.exec(text)) sources.push(m[1]);
+	sources.push(text);
+	for (const source of sources) {
+		const value = firstObjectIn(source, false) ?? firstObjectIn(source, true);
 		if (value) return value;
 	}
-	const value = firstObjectIn(text);
-	if (value) return value;
 	const snippet = text.trim().slice(0, 80).replace(/\s+/g, ' ');
 	throw new JsonExtractError(`no JSON object found in the answer (it begins: ${JSON.stringify(snippet)})`);
 }

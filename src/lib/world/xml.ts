@@ -12,6 +12,23 @@ export interface XmlElement {
 	line: number;
 }
 
+/** Bounds on a document, checked while it is read: size first, then nesting and element count. */
+export interface XmlLimits {
+	/** characters of the whole document */
+	maxBytes: number;
+	/** elements nested in one another, the root counting as 1 */
+	maxDepth: number;
+	/** elements in the document */
+	maxElements: number;
+}
+
+/** Generous bounds for a Tiled map; the server's own (src/lib/server/limits.ts) can be set. */
+export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = Object.freeze({
+	maxBytes: 64 * 1024 * 1024,
+	maxDepth: 64,
+	maxElements: 1_000_000
+});
+
 export class XmlSyntaxError extends Error {
 	constructor(
 		message: string,
@@ -54,7 +71,8 @@ const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g;
 
 function decodeEntities(raw: string, fail: (msg: string, at: number) => never, base: number): string {
 	if (!raw.includes('&')) return raw;
-	// Any `&` not starting a known entity is malformed XML.
+	// Any `&` not starting a known entity is malformed XML. Only the five predefined entities
+	// and character references exist here: entities a DOCTYPE declares are refused with it.
 	let i = raw.indexOf('&');
 	while (i >= 0) {
 		ENTITY.lastIndex = i;
@@ -62,6 +80,7 @@ function decodeEntities(raw: string, fail: (msg: string, at: number) => never, b
 		if (!m || m.index !== i) fail('"&" must start an entity such as &amp;', base + i);
 		i = raw.indexOf('&', i + 1);
 	}
+	checkCharRefs(raw, fail, base);
 	return raw.replace(ENTITY, (_m, e: string) => {
 		switch (e) {
 			case 'amp':
@@ -74,20 +93,38 @@ function decodeEntities(raw: string, fail: (msg: string, at: number) => never, b
 				return '"';
 			case 'apos':
 				return "'";
-			default:
-				return String.fromCodePoint(
-					e.startsWith('#x') ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)
-				);
+			default: {
+				const code = e.startsWith('#x') ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+				return String.fromCodePoint(code);
+			}
 		}
 	});
 }
 
-/** Parses a whole document and returns its root element; throws XmlSyntaxError with a line. */
-export function parseXml(src: string): XmlElement {
+/** A character reference names a character XML can hold (not NUL, not past U+10FFFF). */
+function checkCharRefs(raw: string, fail: (msg: string, at: number) => never, base: number): void {
+	const refs = /&#(x[0-9a-fA-F]+|[0-9]+);/g;
+	for (let m = refs.exec(raw); m; m = refs.exec(raw)) {
+		const code = m[1][0] === 'x' ? parseInt(m[1].slice(1), 16) : parseInt(m[1], 10);
+		const ok =
+			code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+		if (!ok) fail(`${m[0]} is not a character XML can hold`, base + m.index);
+	}
+}
+
+/**
+ * Parses a whole document and returns its root element; throws XmlSyntaxError with a line.
+ * A document over `limits` (size, nesting, element count) or with a DOCTYPE that declares
+ * anything (entities, in particular) is refused the same way.
+ */
+export function parseXml(src: string, limits: XmlLimits = DEFAULT_XML_LIMITS): XmlElement {
+	if (src.length > limits.maxBytes)
+		throw new XmlSyntaxError(`the document is ${src.length} characters, more than the ${limits.maxBytes} allowed`, 1, 1);
 	const lines = new LineIndex(src);
 	const fail = (message: string, at: number): never => {
 		throw new XmlSyntaxError(message, lines.line(at), lines.column(at));
 	};
+	let elements = 0;
 	const stack: XmlElement[] = [];
 	let root: XmlElement | undefined;
 	let i = src.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -124,15 +161,15 @@ export function parseXml(src: string): XmlElement {
 			if (end < 0) fail('processing instruction is never closed (missing "?>")', lt);
 			i = end + 2;
 		} else if (src.startsWith('<!', lt)) {
-			// DOCTYPE: skip, including an internal subset in brackets.
+			// DOCTYPE (Tiled once wrote one naming its DTD): skipped. An internal subset in brackets
+			// declares entities or more, which this reader does not expand: refused.
 			const bracket = src.indexOf('[', lt);
 			const gt = src.indexOf('>', lt);
 			if (gt < 0) fail('declaration is never closed (missing ">")', lt);
-			if (bracket >= 0 && bracket < gt) {
-				const end = src.indexOf(']>', bracket);
-				if (end < 0) fail('DOCTYPE is never closed', lt);
-				i = end + 2;
-			} else i = gt + 1;
+			if (bracket >= 0 && bracket < gt)
+				fail('a DOCTYPE with declarations in [...] (entities) is not accepted; remove the DOCTYPE', lt);
+			if (stack.length || root) fail('a declaration must come before the root element', lt);
+			i = gt + 1;
 		} else if (src[lt + 1] === '/') {
 			NAME.lastIndex = lt + 2;
 			const m = NAME.exec(src);
@@ -150,6 +187,8 @@ export function parseXml(src: string): XmlElement {
 			NAME.lastIndex = lt + 1;
 			const m = NAME.exec(src);
 			if (!m) fail('"<" must start a tag (write &lt; for a literal "<")', lt);
+			if (++elements > limits.maxElements) fail(`the document has more than ${limits.maxElements} elements`, lt);
+			if (stack.length >= limits.maxDepth) fail(`elements nest more than ${limits.maxDepth} deep`, lt);
 			const el: XmlElement = { name: m![0], attrs: {}, children: [], text: '', line: lines.line(lt) };
 			let p = NAME.lastIndex;
 			let selfClosing = false;

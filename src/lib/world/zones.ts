@@ -147,6 +147,17 @@ export function analyseZones(map: ParsedMap, problems: ProblemList): ZoneResult 
 			const fy = o.y / TH;
 			const fw = o.width / TW;
 			const fh = o.height / TH;
+			// off the map first: that is what needs fixing, whatever the rectangle's alignment
+			if (fx < -1e-6 || fy < -1e-6 || fx + fw > W + 1e-6 || fy + fh > H + 1e-6) {
+				const x0 = Math.floor(fx + 1e-6);
+				const y0 = Math.floor(fy + 1e-6);
+				err(
+					where,
+					`the rectangle (tiles ${x0}..${Math.ceil(fx + fw - 1e-6) - 1}, ${y0}..${Math.ceil(fy + fh - 1e-6) - 1}) lies outside the ${W}x${H} map`,
+					at
+				);
+				continue;
+			}
 			if (!near(fx) || !near(fy) || !near(fw) || !near(fh)) {
 				err(
 					where,

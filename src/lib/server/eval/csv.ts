@@ -91,19 +91,21 @@ export function attendanceCsv(r: EvalReport): string {
 	);
 }
 
-/** Interviews: one row per answer. */
+/** Interviews: one row per answer; the human-written ones (condition `human`, no memories) after each agent's question's model answers. */
 export function interviewsCsv(set: InterviewSet): string {
 	const category = new Map(set.questions.map((q) => [q.id, q.category]));
-	const rows = set.answers.map((a) => [
-		set.step,
-		a.agent,
-		a.question,
-		category.get(a.question),
-		a.condition,
-		a.text,
-		a.answer,
-		a.memories.map((m) => m.id).join(' ')
-	]);
+	const human = new Map((set.human ?? []).map((h) => [`${h.agent}\n${h.question}`, h]));
+	const rows: Cell[][] = [];
+	set.answers.forEach((a, k) => {
+		rows.push([set.step, a.agent, a.question, category.get(a.question), a.condition, a.text, a.answer, a.memories.map((m) => m.id).join(' ')]);
+		const key = `${a.agent}\n${a.question}`;
+		const next = set.answers[k + 1];
+		const h = human.get(key);
+		if (h && (!next || `${next.agent}\n${next.question}` !== key)) {
+			rows.push([set.step, h.agent, h.question, category.get(h.question), h.condition, h.text, h.answer, '']);
+			human.delete(key);
+		}
+	});
 	return toCsv(['step', 'agent', 'question', 'category', 'condition', 'text', 'answer', 'memory_ids'], rows);
 }
 

@@ -81,14 +81,18 @@ describe('interviews under ablation conditions', () => {
 			for (const m of a.memories) {
 				const rec = byId.get(m.id);
 				expect(rec, m.id).toBeDefined();
-				expect(m).toEqual({ id: rec!.id, kind: rec!.kind, step: rec!.step, description: rec!.description });
+				expect(m).toEqual({ id: rec!.id, kind: rec!.kind, source: rec!.source, step: rec!.step, description: rec!.description });
 				expect(m.id.startsWith(`${a.agent}/`)).toBe(true);
 			}
 			const kinds = new Set(a.memories.map((m) => m.kind));
 			if (a.condition !== 'full') expect(kinds.has('reflection')).toBe(false);
 			if (a.condition === 'no-reflection-planning' || a.condition === 'no-observation-reflection-planning') expect(kinds.has('plan')).toBe(false);
-			// without observation only thoughts remain (the seeds and notes): no observation, no conversation
-			if (a.condition === 'no-observation-reflection-planning') expect([...kinds].every((k) => k === 'thought')).toBe(true);
+			// without observation only the seeds (and inner voices) remain: nothing observed, nothing heard,
+			// not even the notes taken after a conversation
+			if (a.condition === 'no-observation-reflection-planning') {
+				expect([...kinds].every((k) => k === 'thought')).toBe(true);
+				expect(a.memories.every((m) => m.source === 'seed' || m.source === 'inner-voice'), `${a.agent} ${a.question}`).toBe(true);
+			}
 		}
 		const full = set.answers.filter((a) => a.condition === 'full');
 		expect(full.every((a) => a.memories.length > 0)).toBe(true);

@@ -1,3 +1,6 @@
+// Evaluation files read from JSON, every problem named by file and line: a world's own interview
+// questions (below) and a file of human-written answers to import (`parseHumanAnswersFile`).
+//
 // A world's own interview questions: `worlds/<id>/evaluation.json`, optional.
 //
 //   { "questions": [ { "id": "introduction", "category": "self-knowledge",
@@ -16,8 +19,9 @@ import {
 	type InterviewQuestion,
 	type QuestionCategory
 } from '../../eval/questions';
+import type { HumanAnswerInput } from '../../api-eval';
 import { ProblemList, WorldError } from '../../world/problems';
-import { FieldChecker, readJsonFile, showPath } from '../world/manifest';
+import { FieldChecker, parseJsonFile, readJsonFile, showPath } from '../world/manifest';
 
 export const EVALUATION_FILE = 'evaluation.json';
 
@@ -87,4 +91,68 @@ export async function questionBank(opts: { worldsDir: string; world: string; run
 		return { questions, from: c.from };
 	}
 	return { questions: DEFAULT_QUESTIONS.map((q) => ({ ...q })), from: 'default' };
+}
+
+// ---------------------------------------------------------------------------
+// human-written answers to import
+
+/**
+ * A file of answers written by people (the interviews' `human` condition), as the command line's
+ * `interviews RUN --human FILE` imports it:
+ *
+ *   { "step": 120, "answers": [ { "agent": "Isabella Rodriguez", "question": "introduction",
+ *                                 "answer": "I run Hobbs Cafe ..." }, ... ] }
+ *
+ * or a bare list of answers. `step` is optional (the command's --step, else the newest
+ * interview set); `agent` is an id or a full name. A file saved from GET .../eval/human (with
+ * `schema`, `run` and each answer's `condition`, `text` and `updated`) reads the same way.
+ */
+export interface HumanAnswersFile {
+	step?: number;
+	run?: string;
+	/** each with the line it starts on, for the checks against the interview set */
+	answers: (HumanAnswerInput & { where: string })[];
+}
+
+const HUMAN_TOP_KEYS = ['answers', 'step', 'run', 'schema'];
+const HUMAN_ANSWER_KEYS = ['agent', 'question', 'answer', 'condition', 'text', 'updated'];
+
+/** Parses and checks the shape of a human-answers file; throws WorldError naming every problem by line. */
+export function parseHumanAnswersFile(file: string, text: string): HumanAnswersFile {
+	const problems = new ProblemList();
+	const f = parseJsonFile(file, text, problems);
+	if (!f) throw new WorldError(problems.errors, file);
+	const c = new FieldChecker(problems, f);
+	const root = f.doc.value;
+	let list: unknown = root;
+	let base: (string | number)[] = [];
+	const out: HumanAnswersFile = { answers: [] };
+	if (!Array.isArray(root)) {
+		if (!c.object(root, [], HUMAN_TOP_KEYS, file)) throw new WorldError(problems.errors, file);
+		list = root.answers;
+		base = ['answers'];
+		if (list === undefined) c.error([], 'missing field "answers" (a list of { "agent", "question", "answer" })', ['answers']);
+		else if (!Array.isArray(list)) c.error(['answers'], '"answers" must be a list of { "agent", "question", "answer" }');
+		out.step = c.number(root, [], 'step', { ok: (v) => Number.isInteger(v) && v >= 0, text: 'a whole number of steps' }, false);
+		out.run = c.string(root, [], 'run', { required: false, nonEmpty: true });
+		if (root.schema !== undefined && root.schema !== 1) c.error(['schema'], `"schema" must be 1, not ${JSON.stringify(root.schema)}`);
+	}
+	if (Array.isArray(list)) {
+		if (list.length === 0) c.error(base, 'there are no answers in the file');
+		list.forEach((item, k) => {
+			const p = [...base, k];
+			if (!c.object(item, p, HUMAN_ANSWER_KEYS, 'answer')) return;
+			const agent = c.string(item, p, 'agent', { nonEmpty: true });
+			const question = c.string(item, p, 'question', { nonEmpty: true });
+			const answer = c.string(item, p, 'answer', { nonEmpty: true });
+			if (item.condition !== undefined && item.condition !== 'human') {
+				c.error([...p, 'condition'], `"${showPath([...p, 'condition'])}" must be "human" (answers written by a person), not ${JSON.stringify(item.condition)}`);
+			}
+			if (agent !== undefined && question !== undefined && answer !== undefined) {
+				out.answers.push({ agent, question, answer, where: c.where(p) ?? showPath(p) });
+			}
+		});
+	}
+	if (problems.errors.length) throw new WorldError(problems.errors, file);
+	return out;
 }

@@ -1,6 +1,6 @@
 // Plain-text views of an evaluation report and an interview set, for the command line.
 
-import type { EvalReport, InterviewSet } from '../../api-eval';
+import type { EvalReport, HumanAnswerSet, InterviewSet } from '../../api-eval';
 
 const pct = (x: number) => `${(x * 100).toFixed(x === 0 || x === 1 ? 0 : 1)}%`;
 
@@ -41,8 +41,18 @@ export function formatInterviewSet(set: InterviewSet, file?: string): string {
 		`  questions: ${set.questionsFrom}; conditions: ${set.conditions.join(', ')}`
 	];
 	if (file) lines.push(`  stored in ${file}`);
+	if (set.human?.length) lines.push(`  ${set.human.length} human-written answers (condition human)`);
 	for (const s of set.skipped) lines.push(`  skipped ${s.question} for ${s.agent}: ${s.reason}`);
 	const first = set.answers.slice(0, set.conditions.length);
 	for (const a of first) lines.push(`  ${a.agent} / ${a.question} / ${a.condition}: ${a.answer.slice(0, 160)}${a.answer.length > 160 ? '...' : ''} (${a.memories.length} memories)`);
+	return lines.join('\n');
+}
+
+export function formatHumanAnswers(set: HumanAnswerSet, file?: string, imported?: number): string {
+	const agents = new Set(set.answers.map((a) => a.agent)).size;
+	const lines = [
+		`${imported === undefined ? '' : `imported ${imported} answers; `}${set.answers.length} human-written answers (condition human) of ${agents} agents for the interviews of run ${set.run} at step ${set.step}`
+	];
+	if (file) lines.push(`  stored in ${file}`);
 	return lines.join('\n');
 }

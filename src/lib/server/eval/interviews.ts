@@ -24,6 +24,7 @@ import { createModel, type LiveModel, type ModelChoice } from '../run/models';
 import { loadState, openRun } from '../run/runner';
 import { defaultWorldsDir } from '../world/analyse';
 import { questionBank } from './evaluation-file';
+import { humanAnswerCount, readHumanAnswers } from './human';
 import { evaluationsDir, lastStep, readJson, writeJsonFile } from './sources';
 
 export const INTERVIEWER = 'an interviewer';
@@ -32,7 +33,7 @@ export const INTERVIEWER = 'an interviewer';
 export const INTERVIEW_CONCURRENCY = 6;
 
 export function memoryRef(m: MemoryRecord): MemoryRef {
-	return { id: m.id, kind: m.kind, step: m.step, description: m.description };
+	return { id: m.id, kind: m.kind, source: m.source, step: m.step, description: m.description };
 }
 
 /** Runs `work` over `items` with at most `limit` at a time; results in item order. */
@@ -137,7 +138,8 @@ export async function runInterviews(runId: string, opts: InterviewOptions = {}):
 			answers
 		};
 		writeJsonFile(interviewSetFile(reader.dir, step), set);
-		return set;
+		// answers people wrote for this step are kept across re-runs of the model's interviews
+		return withHuman(set, reader.dir);
 	} finally {
 		model.close();
 	}
@@ -166,7 +168,8 @@ export function listInterviewSets(runId: string, home = dataHome()): InterviewSe
 			agents: set.agents.length,
 			questions: set.questions.length,
 			conditions: set.conditions,
-			answers: set.answers.length
+			answers: set.answers.length,
+			human: humanAnswerCount(reader.dir, set.step)
 		});
 	}
 	return out.sort((a, b) => a.step - b.step);
@@ -180,5 +183,11 @@ export function readInterviewSet(runId: string, step: number | undefined, home =
 	if (!set || set.schema !== 1) {
 		throw notFound(`no interviews stored for run ${runId}${step === undefined ? '' : ` at step ${step}`}: run them first (POST /api/runs/${runId}/eval/interviews or the CLI's interviews command)`);
 	}
-	return set;
+	return withHuman(set, reader.dir);
+}
+
+/** The set with the human-written answers stored for its step (none written: the set as stored). */
+function withHuman(set: InterviewSet, runDir: string): InterviewSet {
+	const stored = readHumanAnswers(runDir, set.step);
+	return stored?.answers.length ? { ...set, human: stored.answers } : set;
 }

@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type {
 	AgentDetail,
+	Budget,
 	CallView,
 	Frame,
 	InputResult,
@@ -19,20 +20,25 @@ import type {
 	MemoryView,
 	RunEvent,
 	RunInfo,
+	RunEstimate,
 	RunListing,
 	RunStatus,
+	RunUsage,
 	StartRunRequest,
 	Timeline
 } from '../../api-types';
 import { timeAtStep } from '../../engine/clock';
 import type { SimInput, Simulation } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
-import type { RunMeta } from '../journal/journal';
+import { updateRunMeta, type RunMeta } from '../journal/journal';
 import { dataHome } from '../paths';
 import { PromptStore, PromptStoreError } from '../prompts/store';
 import { defaultWorldsDir } from '../world/analyse';
 import { createModel, type LiveModel, type ModelChoice } from '../run/models';
-import { LiveRun, runsDir } from '../run/runner';
+import { LiveRun, RunPausedError, runsDir } from '../run/runner';
+import { checkBudget } from '../run/cost';
+import { estimateRun } from '../run/estimate';
+import { ModelChangeError } from '../run/identity';
 import { listRetrievals, retrievalTable, type RetrievalTable, type TraceSummary } from '../run/traces';
 import { ApiError, badRequest, notFound } from './errors';
 import { committedSteps, markersOf, RunData, runDir, validRunId, viewOf } from './run-data';
@@ -177,7 +183,10 @@ export class RunManager {
 			status: this.status(id, dir, meta),
 			parent: meta.parent,
 			promptSet: meta.promptSet.version,
-			live: e !== undefined
+			live: e !== undefined,
+			...(e ? { usage: { ...e.run.usage.total } } : meta.usage ? { usage: meta.usage } : {}),
+			budget: (e ? e.run.meta.budget : meta.budget) ?? null,
+			pause: (e ? e.run.meta.pause : meta.pause) ?? null
 		};
 	}
 
@@ -212,8 +221,68 @@ export class RunManager {
 			firstStep: meta.firstStep,
 			start: world.start,
 			secondsPerStep: world.secondsPerStep,
-			agents: [...world.personas].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((p) => ({ id: p.id, name: p.name }))
+			agents: [...world.personas].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((p) => ({ id: p.id, name: p.name })),
+			...(meta.identity && { identity: meta.identity }),
+			modelChanges: meta.modelChanges ?? []
 		};
+	}
+
+	/** Tokens and dollars of a run's own calls, per agent, template and model. */
+	usage(id: string): RunUsage {
+		const data = this.run(id);
+		const e = this.live.get(id);
+		return e ? e.run.usage.usage(e.run.meta.budget ?? null) : data.usage();
+	}
+
+	private readonly estimates = new Map<string, Promise<RunEstimate>>();
+
+	/** What a run (or a fork) of the body's steps is expected to cost (StartRunRequest -> RunEstimate). */
+	async estimate(body: unknown): Promise<RunEstimate> {
+		if (!isObject(body)) throw badRequest('the body must be a JSON object (see StartRunRequest)');
+		const req = body as Partial<StartRunRequest> & Record<string, unknown>;
+		const steps = bodyInt(req.steps, 'steps', { min: 1, max: MAX_STEPS });
+		if (steps === undefined) throw badRequest('steps is required');
+		const seed = bodyInt(req.seed, 'seed', { min: 0, max: 2 ** 31 - 1 });
+		if (req.model !== undefined && req.model !== 'offline' && req.model !== 'openai') throw badRequest('model must be "offline" or "openai"');
+		let set: string[] | undefined;
+		if (req.set !== undefined) {
+			if (!Array.isArray(req.set) || req.set.length > 100) throw badRequest('set must be a list of KEY=VALUE strings');
+			set = req.set.map((x, i) => bodyString(x, `set[${i}]`, { max: 200 }) as string);
+		}
+		let from: { run: string; step: number } | undefined;
+		let world: string | undefined;
+		if (req.from !== undefined) {
+			if (!isObject(req.from)) throw badRequest('from must be { run, step }');
+			const parent = this.run(bodyString(req.from.run, 'from.run', { max: 200 }) as string);
+			const step = bodyInt(req.from.step, 'from.step');
+			if (step === undefined) throw badRequest('from.step is required');
+			this.checkStep(parent, step);
+			from = { run: parent.id, step };
+		} else {
+			world = bodyString(req.world ?? 'smallville', 'world', { max: 100 }) as string;
+			if (!validRunId(world) || !existsSync(path.join(defaultWorldsDir(), world, 'world.json'))) throw notFound(`no world "${world}"`);
+		}
+		let promptsDir: string | undefined;
+		if (req.prompts !== undefined && req.prompts !== null) {
+			const ref = bodyString(req.prompts, 'prompts', { max: 100 }) as string;
+			try {
+				promptsDir = new PromptStore({ home: this.home }).materialise(ref);
+			} catch (e) {
+				throw e instanceof PromptStoreError ? new ApiError(e.status, e.message) : e;
+			}
+		}
+		const opts = { world, steps, seed, model: req.model, from, set, promptsDir, home: this.home };
+		const key = JSON.stringify(opts);
+		let p = this.estimates.get(key);
+		if (!p) {
+			p = estimateRun(opts).catch((e: unknown) => {
+				this.estimates.delete(key);
+				throw e instanceof ApiError ? e : badRequest(e instanceof Error ? e.message : String(e));
+			});
+			this.estimates.set(key, p);
+			while (this.estimates.size > 32) this.estimates.delete(this.estimates.keys().next().value as string);
+		}
+		return p;
 	}
 
 	/** An agent id from an id or a full name (any case); 404 when the run has no such agent. */
@@ -349,6 +418,7 @@ export class RunManager {
 				id: r.id,
 				index: r.index,
 				kind: r.kind,
+				source: r.source,
 				description: r.description,
 				created: r.created,
 				step: r.step,
@@ -495,6 +565,8 @@ export class RunManager {
 		}
 		const inputs = await this.parseInputs(req.inputs, from ? this.run(from.run) : null, true);
 		if (inputs.length > 0 && steps < 1) throw badRequest('inputs are applied at the first step: run at least one step');
+		const budget = this.parseBudget(req.budget);
+		const allowModelChange = bodyBool(req.allowModelChange, 'allowModelChange') ?? false;
 		// a stored prompt-set version (id, prefix or label); without one a new run uses the working copy, a fork its parent's prompts
 		let promptsDir: string | undefined;
 		if (req.prompts !== undefined && req.prompts !== null) {
@@ -507,8 +579,9 @@ export class RunManager {
 		}
 		let run: LiveRun;
 		try {
-			run = await LiveRun.start({ world, steps, seed, model, from, set, inputs, promptsDir, home: this.home });
+			run = await LiveRun.start({ world, steps, seed, model, from, set, inputs, promptsDir, home: this.home, budget, allowModelChange });
 		} catch (e) {
+			if (e instanceof ModelChangeError) throw new ApiError(409, e.message);
 			throw e instanceof ApiError ? e : badRequest(e instanceof Error ? e.message : String(e));
 		}
 		const id = run.meta.id;
@@ -526,14 +599,27 @@ export class RunManager {
 		return { id };
 	}
 
+	private parseBudget(raw: unknown): Budget | null {
+		if (raw === undefined || raw === null) return null;
+		if (!isObject(raw)) throw badRequest('budget must be { tokens?, usd? }');
+		try {
+			return checkBudget(raw);
+		} catch (e) {
+			throw badRequest(e instanceof Error ? e.message : String(e));
+		}
+	}
+
 	private adopt(run: LiveRun, queued: SimInput[] = []): Live {
 		const e: Live = { run, running: false, loop: null, playing: false, stopAt: null, stepping: false, inFlight: run.step, queued: [...queued], idle: null };
 		this.live.set(run.meta.id, e);
 		return e;
 	}
 
-	/** The live run, reopening a stopped one (its journal is cut back to the last commit). */
-	private async open(id: string): Promise<Live> {
+	/**
+	 * The live run, reopening a stopped one (its journal is cut back to the last commit). Reopening
+	 * under another model identity than the run recorded answers 409 unless `allowModelChange`.
+	 */
+	private async open(id: string, allowModelChange = false): Promise<Live> {
 		const e = this.live.get(id);
 		if (e) return e;
 		const pending = this.opening.get(id);
@@ -543,7 +629,13 @@ export class RunManager {
 		if (this.busyElsewhere(data.dir, meta)) throw new ApiError(409, `run ${id} is being stepped by another process`);
 		const p = (async () => {
 			try {
-				const run = await LiveRun.resume(id, { home: this.home });
+				let run: LiveRun;
+				try {
+					run = await LiveRun.resume(id, { home: this.home, allowModelChange });
+				} catch (e) {
+					if (e instanceof ModelChangeError) throw new ApiError(409, e.message);
+					throw e;
+				}
 				data.invalidate();
 				this.states.forget(id);
 				return this.adopt(run);
@@ -556,7 +648,7 @@ export class RunManager {
 	}
 
 	async control(id: string, body: unknown): Promise<RunInfo> {
-		if (!isObject(body) || typeof body.action !== 'string') throw badRequest('the body must be { action: play | pause | step | run | speed }');
+		if (!isObject(body) || typeof body.action !== 'string') throw badRequest('the body must be { action: play | pause | step | run | speed | budget }');
 		const data = this.run(id);
 		switch (body.action) {
 			case 'speed': {
@@ -574,9 +666,17 @@ export class RunManager {
 				}
 				break;
 			}
+			case 'budget': {
+				const budget = this.parseBudget(body.budget);
+				const e = this.live.get(id);
+				if (e) e.run.setBudget(budget);
+				else updateRunMeta(data.dir, { budget });
+				this.publishStatus(id);
+				break;
+			}
 			case 'play': {
 				const extra = bodyInt(body.steps, 'steps', { min: 1, max: MAX_STEPS });
-				const e = await this.open(id);
+				const e = await this.open(id, bodyBool(body.allowModelChange, 'allowModelChange') ?? false);
 				if (e.run.done) e.run.extend(extra ?? Math.round(86_400 / (await data.world()).secondsPerStep));
 				e.stopAt = null;
 				e.playing = true;
@@ -587,7 +687,7 @@ export class RunManager {
 			case 'run': {
 				const n = body.action === 'step' ? 1 : bodyInt(body.steps, 'steps', { min: 1, max: MAX_STEPS });
 				if (n === undefined) throw badRequest('run needs steps');
-				const e = await this.open(id);
+				const e = await this.open(id, bodyBool(body.allowModelChange, 'allowModelChange') ?? false);
 				e.stopAt = nextStep(e) + n;
 				e.run.extend(e.stopAt - e.run.step);
 				e.playing = true;
@@ -596,7 +696,7 @@ export class RunManager {
 				break;
 			}
 			default:
-				throw badRequest(`unknown action "${String(body.action).slice(0, 40)}" (play, pause, step, run, speed)`);
+				throw badRequest(`unknown action "${String(body.action).slice(0, 40)}" (play, pause, step, run, speed, budget)`);
 		}
 		return this.info(id);
 	}
@@ -633,7 +733,20 @@ export class RunManager {
 		e.loop = null;
 		e.playing = false;
 		e.stopAt = null;
-		if (failure) {
+		if (failure instanceof RunPausedError) {
+			// paused by itself between steps: at its budget the run stays open (a higher budget
+			// lets it go on); after a model fault it closed at its last commit and is reopened on play
+			if (failure.pause.reason === 'fault') {
+				this.live.delete(id);
+				if (e.idle) clearTimeout(e.idle);
+				this.data.get(id)?.invalidate();
+				this.states.forget(id);
+			} else {
+				await this.storeMemories(id, e);
+				this.scheduleIdle(id, e);
+			}
+			this.publish(id, { type: 'error', message: `run ${id} paused: ${failure.message}` });
+		} else if (failure) {
 			// the run closed itself as failed; its last commit stays the truth
 			this.live.delete(id);
 			const message = failure instanceof Error ? failure.message : String(failure);
@@ -777,7 +890,10 @@ export class RunManager {
 			steps: data.committed(),
 			target: e ? e.run.meta.target : meta.target,
 			live: e !== undefined,
-			speed: this.speeds.get(id) ?? 0
+			speed: this.speeds.get(id) ?? 0,
+			...((e ? e.run.usage.total : meta.usage) && { usage: { ...(e ? e.run.usage.total : meta.usage)! } }),
+			budget: (e ? e.run.meta.budget : meta.budget) ?? null,
+			pause: (e ? e.run.meta.pause : meta.pause) ?? null
 		};
 	}
 
@@ -796,7 +912,8 @@ export class RunManager {
 		const frame = await this.frame(id, step);
 		const line = data.stepLine(step - 1);
 		const markers = line ? markersOf(line, await data.agentNames()) : [];
-		this.publish(id, { type: 'step', step, frame, markers });
+		const e = this.live.get(id);
+		this.publish(id, { type: 'step', step, frame, markers, ...(e && { usage: { ...e.run.usage.total } }) });
 	}
 
 	// -----------------------------------------------------------------------

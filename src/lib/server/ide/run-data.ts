@@ -10,8 +10,10 @@ import { RunReader, listSnapshotSteps, readSnapshot, type CallRecord, type RunMe
 import { agentViews, type AgentView, type SimInput, type Snapshot } from '../../engine/sim';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
-import type { Frame, Marker } from '../../api-types';
+import type { Frame, Marker, RunUsage } from '../../api-types';
 import { runWorld } from '../run/runner';
+import type { UsageCounter } from '../run/cost';
+import { callHead, countCalls, usageCounter, type CallHead } from '../run/usage';
 import { JsonlIndex } from './jsonl-index';
 import { notFound } from './errors';
 
@@ -23,12 +25,8 @@ export interface StepSummary {
 	conversations: ConversationRecord[];
 }
 
-export interface CallSummary {
-	s: number;
-	key: string;
-	template: string;
-	agent?: string;
-}
+/** The head of a call line: step, key, template, agent, and (in runs written since) tokens and model. */
+export type CallSummary = CallHead;
 
 export const RUN_ID = /^[\w.-]+$/;
 
@@ -152,14 +150,7 @@ export class RunData {
 			},
 			{ stop: 'agents', last: true }
 		);
-		this.calls = new JsonlIndex(
-			path.join(dir, 'calls.jsonl'),
-			(head) => {
-				const c = JSON.parse(head) as CallSummary;
-				return { s: c.s, key: c.key, template: c.template, agent: c.agent };
-			},
-			{ stop: 'prompt' }
-		);
+		this.calls = new JsonlIndex(path.join(dir, 'calls.jsonl'), callHead, { stop: 'prompt' });
 		this.firstStep = meta.firstStep;
 		this.parent = meta.parent;
 	}
@@ -262,8 +253,23 @@ export class RunData {
 		return this.calls.lines(a, b).map((l) => JSON.parse(l) as CallRecord);
 	}
 
+	private usageCount: { counter: UsageCounter; counted: number; generation: number } | null = null;
+
+	/** Tokens and dollars of the run's own calls (counted once per line). */
+	usage(): RunUsage {
+		const meta = this.meta;
+		this.calls.refresh();
+		let u = this.usageCount;
+		if (!u || u.generation !== this.calls.generation || u.counted > this.calls.count) {
+			u = this.usageCount = { counter: usageCounter(meta), counted: 0, generation: this.calls.generation };
+		}
+		u.counted = countCalls(this.calls, u.counter, u.counted);
+		return u.counter.usage(meta.budget ?? null);
+	}
+
 	/** Forget every index (the journal was cut back, e.g. by a resume). */
 	invalidate(): void {
+		this.usageCount = null;
 		this.steps.reset();
 		this.calls.reset();
 		this.markerList = [];

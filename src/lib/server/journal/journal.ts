@@ -32,11 +32,14 @@ import path from 'node:path';
 import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
 import type { Ablation, ConversationRecord, RetrievalTrace, StepEvent } from '../../engine/state';
 import type { Settings } from '../../engine/types';
-import type { CallView } from '../../api-types';
+import type { Budget, CallView, ModelChange, ModelIdentity, PauseInfo, Price, UsageRow } from '../../api-types';
 
 export const JOURNAL_FILES = ['calls.jsonl', 'traces.jsonl'] as const;
 
-/** `paused`: stopped by the user between steps, every step committed; it resumes like `interrupted`. */
+/**
+ * `paused`: stopped between steps, every step committed (by the user, or by itself at its budget
+ * or on a model fault, with `pause` saying why); it resumes like `interrupted`.
+ */
 export type RunStatus = 'running' | 'paused' | 'done' | 'interrupted' | 'failed';
 
 export interface RunMeta {
@@ -60,10 +63,25 @@ export interface RunMeta {
 	dimensions: number;
 	/** the number of steps the user asked for; a resumed run continues to it */
 	target: number;
+	/** the models the run talks to (runs made before it was recorded have only `model`) */
+	identity?: ModelIdentity;
+	/** model changes accepted on resume or fork, oldest first */
+	modelChanges?: ModelChange[];
+	/** prices (US dollars per million tokens) of the language models the run used, by model name */
+	prices?: Record<string, Price>;
+	/** the run pauses between steps once its own calls reach this */
+	budget?: Budget | null;
+	/** why the run paused by itself; cleared when it steps again */
+	pause?: PauseInfo | null;
+	/** tokens and dollars of the run's own calls, as of the last status write */
+	usage?: UsageRow;
 }
 
-/** One model call as the journal keeps it (the API adds the step). */
-export type CallRecord = Omit<CallView, 'step'>;
+/**
+ * One model call as the journal keeps it (the API adds the step), with who answered it:
+ * provider, endpoint host and model (absent in runs recorded before they were kept).
+ */
+export type CallRecord = Omit<CallView, 'step'> & { provider?: string; endpoint?: string; model?: string };
 
 /** Compares call keys `step/agent/n[label.m...]` as the journal orders them (numeric parts as numbers). */
 export function callKeyOrder(a: string, b: string): number {
@@ -165,7 +183,8 @@ export class RunWriter {
 	/** Writes a step's records and then its commit line. */
 	commit(out: StepOutput, inputs: SimInput[], calls: CallRecord[], agents: AgentView[]): void {
 		const s = out.step;
-		this.append('calls.jsonl', calls.map((c) => JSON.stringify({ s, ...c }) + '\n').join(''));
+		// tokens ahead of the prompt, so that indexes reading only a line's head see them
+		this.append('calls.jsonl', calls.map(({ key, template, tokens, ...c }) => JSON.stringify({ s, key, template, tokens, ...c }) + '\n').join(''));
 		this.append('traces.jsonl', out.traces.map((t) => JSON.stringify({ s, ...t }) + '\n').join(''));
 		if (s < this.meta.firstStep) return; // the creation's records are committed by its first snapshot
 		const line: StepLine = {
@@ -188,8 +207,13 @@ export class RunWriter {
 		writeJsonAtomic(path.join(this.dir, 'snapshots', `${snap.state.step}.json`), snap);
 	}
 
-	setStatus(status: RunStatus): void {
-		this.meta = { ...this.meta, status };
+	setStatus(status: RunStatus, patch: Partial<RunMeta> = {}): void {
+		this.update({ ...patch, status });
+	}
+
+	/** Changes run.json (written atomically). */
+	update(patch: Partial<RunMeta>): void {
+		this.meta = { ...this.meta, ...patch };
 		writeJsonAtomic(path.join(this.dir, 'run.json'), this.meta);
 	}
 
@@ -203,6 +227,14 @@ export class RunWriter {
 		for (const fd of this.fds.values()) closeSync(fd);
 		this.fds.clear();
 	}
+}
+
+/** Changes the run.json of a run that is not open for writing (atomically). */
+export function updateRunMeta(dir: string, patch: Partial<RunMeta>): RunMeta {
+	const file = path.join(dir, 'run.json');
+	const meta = { ...(JSON.parse(readFileSync(file, 'utf8')) as RunMeta), ...patch };
+	writeJsonAtomic(file, meta);
+	return meta;
 }
 
 function cutAfter(file: string, keep: number, lines = readLines(file)): void {

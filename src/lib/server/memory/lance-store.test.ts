@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MemoryKind, MemoryRecord } from '../../engine/memory';
+import { MEMORY_SOURCES, type MemoryKind, type MemoryRecord } from '../../engine/memory';
 import { Simulation, type Snapshot } from '../../engine/sim';
 import { createTestWorld, scriptedModel } from '../../engine/testing';
 import { COMPACT_ABOVE_FRAGMENTS, MemoryStore, maxIndexFromSizes } from './lance-store';
@@ -52,6 +52,7 @@ function record(agent: string, index: number, dims: number, extra: Partial<Memor
 		agent,
 		index,
 		kind: KINDS[index % KINDS.length],
+		source: MEMORY_SOURCES[(index + agent.length) % MEMORY_SOURCES.length],
 		description: `${agent} memory ${index}`,
 		created: 1_700_000_000_000 + index * 10_000.25,
 		step: index * 3,
@@ -290,6 +291,7 @@ describe('MemoryStore', () => {
 		const store = await open(dir, 4);
 		await expect(store.append([record('ann', 0, 4), record('ann', 1, 3)])).rejects.toThrow(/memory ann\/m1 .*Float32Array of 4 values/);
 		await expect(store.append([record('ann', 0, 4, { step: 1.5 })])).rejects.toThrow(/step 1.5 is not a 32-bit integer/);
+		await expect(store.append([record('ann', 0, 4, { source: 'rumour' as MemoryRecord['source'] })])).rejects.toThrow(/ann\/m0 .*source "rumour" is not one of seed, observed/);
 		const nan = new Float32Array([0, 1, NaN, 0]);
 		await expect(store.append([record('ann', 0, 4, { embedding: nan })])).rejects.toThrow(/ann\/m0 .*NaN at position 2/);
 		// a failed batch writes nothing, and later batches still go through
@@ -301,6 +303,42 @@ describe('MemoryStore', () => {
 		const other = path.join(dir, 'other');
 		mkdirSync(other);
 		expect(await (await open(other, 8)).count()).toBe(0);
+	});
+
+	it('reads a table written before sources were recorded, and gives it the column on the next append', async () => {
+		const dir = runDir();
+		const dims = 4;
+		// as the engine stored them: seeds are thoughts at step 0, a conversation's note names the other party
+		const old: MemoryRecord[] = [
+			record('ann', 0, dims, { kind: 'thought', step: 0, source: 'seed' }),
+			record('ann', 1, dims, { kind: 'observation', step: 1, source: 'observed' }),
+			record('ann', 2, dims, { kind: 'conversation', step: 2, with: 'bob', source: 'conversation' }),
+			record('ann', 3, dims, { kind: 'thought', step: 2, with: 'bob', source: 'conversation' }),
+			record('ann', 4, dims, { kind: 'plan', step: 3, source: 'planned' }),
+			record('ann', 5, dims, { kind: 'reflection', step: 4, evidence: ['ann/m1'], source: 'reflected' }),
+			record('ann', 6, dims, { kind: 'thought', step: 5, source: 'inner-voice' })
+		];
+		const store = await open(dir, dims);
+		await store.append(old);
+		store.close();
+		// the table as an older version wrote it: no source column
+		const { connect } = await import('@lancedb/lancedb');
+		const db = await connect(path.join(dir, 'lance'));
+		const table = await db.openTable('memories');
+		await table.dropColumns(['source']);
+		expect((await table.schema()).fields.map((f) => f.name)).not.toContain('source');
+		table.close();
+		db.close();
+
+		const legacy = await open(dir, dims);
+		expectSameRecords(await legacy.load(), old);
+		expect((await legacy.byIds(['ann/m3']))[0].source).toBe('conversation');
+		// growing again adds the column, filled by the same rule, and stores the new record's own source
+		const fresh = record('ann', 7, dims, { kind: 'conversation', step: 6, source: 'interview' });
+		await legacy.append([fresh]);
+		legacy.close();
+		const reopened = await open(dir, dims);
+		expectSameRecords(await reopened.load(), [...old, fresh]);
 	});
 });
 

@@ -6,6 +6,10 @@
 // id), and `compact` merges the fragments when they pile up. Embeddings are stored as
 // fixed-size float32 lists and come back bit for bit; numbers that must round-trip exactly
 // (game time, importance) are float64.
+//
+// Each memory keeps its source (provenance). Tables written before sources were recorded have
+// no "source" column: the first append to such a table adds it (empty for the rows already
+// there), and a row without a source gets the one derived from its kind (`sourceOf`) on reading.
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +30,7 @@ import {
 	DataType,
 	type Data
 } from 'apache-arrow';
-import type { MemoryKind, MemoryRecord } from '../../engine/memory';
+import { MEMORY_SOURCES, sourceOf, type MemoryKind, type MemoryRecord, type MemorySource } from '../../engine/memory';
 
 export const MEMORY_TABLE = 'memories';
 
@@ -50,6 +54,9 @@ const COLUMNS = [
 	'with',
 	'vector'
 ] as const;
+
+/** The provenance column: absent from tables written before memories recorded their source. */
+export const SOURCE_COLUMN = 'source';
 
 export interface LoadOptions {
 	/** only this agent's memories */
@@ -103,7 +110,9 @@ export function memorySchema(dimensions: number): Schema {
 		new Field('evidence', new Utf8(), true),
 		new Field('plan', new Utf8(), true),
 		new Field('with', new Utf8(), true),
-		new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false)
+		new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
+		// empty in the rows of a table written before sources were recorded
+		new Field(SOURCE_COLUMN, new Utf8(), true)
 	]);
 }
 
@@ -126,7 +135,9 @@ export class MemoryStore {
 		readonly dir: string,
 		readonly dimensions: number,
 		private readonly db: Connection,
-		private readonly table: Table
+		private readonly table: Table,
+		/** whether the table has the source column (see SOURCE_COLUMN) */
+		private hasSource: boolean
 	) {}
 
 	/** Opens the run's store, creating it on first use. */
@@ -141,8 +152,8 @@ export class MemoryStore {
 		// reading a run that the command line is still writing).
 		const db = await connect(dir, { readConsistencyInterval: 0 });
 		try {
-			const table = await openOrCreate(db, dir, dimensions);
-			return new MemoryStore(dir, dimensions, db, table);
+			const { table, hasSource } = await openOrCreate(db, dir, dimensions);
+			return new MemoryStore(dir, dimensions, db, table, hasSource);
 		} catch (e) {
 			db.close();
 			throw e;
@@ -167,6 +178,11 @@ export class MemoryStore {
 				fresh.push(r);
 			}
 			if (fresh.length === 0) return;
+			if (!this.hasSource) {
+				// an older run growing again: its table gets the column, empty for the rows it has
+				await this.table.addColumns([{ name: SOURCE_COLUMN, valueSql: 'CAST(NULL AS STRING)' }]);
+				this.hasSource = true;
+			}
 			try {
 				await this.table.add(toArrow(fresh, this.dimensions));
 			} catch (e) {
@@ -185,7 +201,7 @@ export class MemoryStore {
 		this.assertOpen();
 		const filter = loadFilter(opts);
 		if (filter === null) return [];
-		const query = this.table.query().select([...COLUMNS]);
+		const query = this.table.query().select(this.columns());
 		if (filter) query.where(filter);
 		const records = fromArrow(await query.toArrow(), this.dimensions);
 		return records.sort(byAgentAndIndex);
@@ -227,7 +243,7 @@ export class MemoryStore {
 			const chunk = wanted.slice(i, i + IDS_PER_QUERY);
 			const table = await this.table
 				.query()
-				.select([...COLUMNS])
+				.select(this.columns())
 				.where(`id IN (${chunk.map(sqlString).join(', ')})`)
 				.toArrow();
 			for (const r of fromArrow(table, this.dimensions)) found.set(r.id, r);
@@ -285,6 +301,11 @@ export class MemoryStore {
 		return run;
 	}
 
+	/** The columns a read selects: the source too where the table has it. */
+	private columns(): string[] {
+		return this.hasSource ? [...COLUMNS, SOURCE_COLUMN] : [...COLUMNS];
+	}
+
 	private assertOpen(): void {
 		if (this.closed) throw new Error(`memory store ${this.dir} is closed`);
 	}
@@ -302,6 +323,7 @@ export class MemoryStore {
 		if (!(r.embedding instanceof Float32Array) || r.embedding.length !== this.dimensions) {
 			throw new Error(`${where}: the embedding must be a Float32Array of ${this.dimensions} values`);
 		}
+		if (!KNOWN_SOURCES.has(r.source)) throw new Error(`${where}: source "${String(r.source)}" is not one of ${MEMORY_SOURCES.join(', ')}`);
 		for (const [name, v] of [
 			['index', r.index],
 			['step', r.step]
@@ -311,7 +333,7 @@ export class MemoryStore {
 	}
 }
 
-async function openOrCreate(db: Connection, dir: string, dimensions: number): Promise<Table> {
+async function openOrCreate(db: Connection, dir: string, dimensions: number): Promise<{ table: Table; hasSource: boolean }> {
 	let table: Table;
 	if ((await db.tableNames()).includes(MEMORY_TABLE)) {
 		table = await db.openTable(MEMORY_TABLE);
@@ -325,15 +347,15 @@ async function openOrCreate(db: Connection, dir: string, dimensions: number): Pr
 		}
 	}
 	try {
-		checkSchema(await table.schema(), dir, dimensions);
+		return { table, hasSource: checkSchema(await table.schema(), dir, dimensions) };
 	} catch (e) {
 		table.close();
 		throw e;
 	}
-	return table;
 }
 
-function checkSchema(schema: Schema, dir: string, dimensions: number): void {
+/** Checks the stored columns; returns whether the table has the source column. */
+function checkSchema(schema: Schema, dir: string, dimensions: number): boolean {
 	const names = new Set(schema.fields.map((f) => f.name));
 	const missing = COLUMNS.filter((c) => !names.has(c));
 	if (missing.length) throw new Error(`memory store ${dir}: table "${MEMORY_TABLE}" lacks the column(s) ${missing.join(', ')}`);
@@ -345,6 +367,7 @@ function checkSchema(schema: Schema, dir: string, dimensions: number): void {
 	if (size !== dimensions) {
 		throw new Error(`memory store ${dir}: stored embeddings have ${size ?? 'no fixed number of'} dimensions, the run has ${dimensions}`);
 	}
+	return names.has(SOURCE_COLUMN);
 }
 
 // ---------------------------------------------------------------------------
@@ -399,7 +422,7 @@ function toArrow(records: readonly MemoryRecord[], dimensions: number): ArrowTab
 	});
 	const text = utf8Column;
 	const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-	const columns: Record<(typeof COLUMNS)[number], Data> = {
+	const columns: Record<(typeof COLUMNS)[number] | typeof SOURCE_COLUMN, Data> = {
 		id: text(records.map((r) => r.id)),
 		agent: text(records.map((r) => r.agent)),
 		index: makeData({ type: new Int32(), length: n, data: index }),
@@ -416,13 +439,14 @@ function toArrow(records: readonly MemoryRecord[], dimensions: number): ArrowTab
 			length: n,
 			nullCount: 0,
 			child: makeData({ type: new Float32(), length: n * dimensions, data: vectors })
-		})
+		}),
+		source: text(records.map((r) => r.source))
 	};
 	const struct = makeData({
 		type: new Struct(schema.fields),
 		length: n,
 		nullCount: 0,
-		children: schema.fields.map((f) => columns[f.name as (typeof COLUMNS)[number]])
+		children: schema.fields.map((f) => columns[f.name as keyof typeof columns])
 	});
 	return new ArrowTable(schema, [new RecordBatch(schema, struct)]);
 }
@@ -476,6 +500,9 @@ function fromArrow(table: ArrowTable, dimensions: number): MemoryRecord[] {
 		const evidence = utf8Values(col('evidence'));
 		const plan = utf8Values(col('plan'));
 		const withCol = utf8Values(col('with'));
+		// absent from tables written before sources were recorded
+		const sourceVector = batch.getChild(SOURCE_COLUMN);
+		const sourceCol = sourceVector ? utf8Values(sourceVector.data[0]) : null;
 		const index = col('index').values as Int32Array;
 		const created = col('created').values as Float64Array;
 		const step = col('step').values as Int32Array;
@@ -487,11 +514,16 @@ function fromArrow(table: ArrowTable, dimensions: number): MemoryRecord[] {
 		if (values.length < n * dimensions) throw new Error(`memory store: a query returned ${values.length} vector values for ${n} rows`);
 		const vectors = values.slice(0, n * dimensions);
 		for (let i = 0; i < n; i++) {
+			const k = kind[i] as MemoryKind;
+			const w = withCol[i];
+			const src = sourceCol?.[i] ?? null;
+			if (src !== null && !KNOWN_SOURCES.has(src)) throw new Error(`memory store: memory ${id[i]} has an unknown source "${src}"`);
 			const r: MemoryRecord = {
 				id: id[i] as string,
 				agent: agent[i] as string,
 				index: index[i],
-				kind: kind[i] as MemoryKind,
+				kind: k,
+				source: (src as MemorySource | null) ?? sourceOf({ kind: k, with: w ?? undefined, step: step[i] }),
 				description: description[i] as string,
 				created: created[i],
 				step: step[i],
@@ -503,13 +535,14 @@ function fromArrow(table: ArrowTable, dimensions: number): MemoryRecord[] {
 			if (ev !== null) r.evidence = JSON.parse(ev) as string[];
 			const pl = plan[i];
 			if (pl !== null) r.plan = JSON.parse(pl) as NonNullable<MemoryRecord['plan']>;
-			const w = withCol[i];
 			if (w !== null) r.with = w;
 			out.push(r);
 		}
 	}
 	return out;
 }
+
+const KNOWN_SOURCES = new Set<string>(MEMORY_SOURCES);
 
 /** The strings of a Utf8 chunk, decoded by Node's Buffer (much faster than one TextDecoder call per value). */
 export function utf8Values(data: Data): (string | null)[] {

@@ -2,7 +2,9 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AnswerCache, chatCacheKey, embedCacheKey, type CachedAnswer } from './cache';
+import { AnswerCache, chatCacheKey, embedCacheKey as embedKey, type CachedAnswer } from './cache';
+
+const embedCacheKey = (provider: string, model: string, text: string, endpoint = 'e') => embedKey({ provider, endpoint, model, text });
 
 let dir: string;
 beforeEach(() => {
@@ -16,17 +18,19 @@ const answer = (n: number): CachedAnswer => ({ text: `{"n": ${n}}`, value: { n }
 const msgs = [{ role: 'user' as const, content: 'hello' }];
 
 describe('cache keys', () => {
-	it('depend on provider, model, sampling and messages, not on sampling key order', () => {
-		const base = { provider: 'openai', model: 'm', sampling: { temperature: 0, max_tokens: 5 }, messages: msgs };
+	it('depend on provider, endpoint, model, sampling and messages, not on sampling key order', () => {
+		const base = { provider: 'openai', endpoint: '127.0.0.1:11434', model: 'm', sampling: { temperature: 0, max_tokens: 5 }, messages: msgs };
 		const k = chatCacheKey(base);
 		expect(k).toMatch(/^[0-9a-f]{64}$/);
 		expect(chatCacheKey({ ...base, sampling: { max_tokens: 5, temperature: 0 } })).toBe(k);
 		expect(chatCacheKey({ ...base, model: 'n' })).not.toBe(k);
 		expect(chatCacheKey({ ...base, provider: 'offline' })).not.toBe(k);
+		expect(chatCacheKey({ ...base, endpoint: 'api.openai.com' })).not.toBe(k);
 		expect(chatCacheKey({ ...base, sampling: { temperature: 0.1, max_tokens: 5 } })).not.toBe(k);
 		expect(chatCacheKey({ ...base, messages: [{ role: 'user', content: 'hello!' }] })).not.toBe(k);
 		expect(embedCacheKey('p', 'm', 'a')).not.toBe(embedCacheKey('p', 'm', 'b'));
 		expect(embedCacheKey('p', 'm', 'a')).not.toBe(embedCacheKey('p', 'm2', 'a'));
+		expect(embedCacheKey('p', 'm', 'a')).not.toBe(embedCacheKey('p', 'm', 'a', 'other-host:8000'));
 	});
 });
 

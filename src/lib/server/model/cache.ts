@@ -1,7 +1,8 @@
 // Content-addressed cache of model answers and embeddings under `<dataHome>/cache/`.
 //
-// A key is the SHA-256 of everything that determines an answer (provider, model, sampling
-// settings and the exact messages; for embeddings provider, model and text), so a re-run with
+// A key is the SHA-256 of everything that determines an answer (provider, endpoint host, model,
+// sampling settings and the exact messages; for embeddings provider, endpoint host, model and
+// text), so the same model name served elsewhere is asked anew, and a re-run with
 // unchanged prompts is answered from disk: free, and identical. Everything is held in memory
 // and appended to disk as it arrives:
 //   answers.jsonl   one JSON object per line; a cut-off last line is skipped on load
@@ -38,14 +39,21 @@ function sortedSampling(sampling: Sampling): [string, unknown][] {
 		.sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
-export function chatCacheKey(parts: { provider: string; model: string; sampling: Sampling; messages: ChatMessage[] }): string {
+export function chatCacheKey(parts: { provider: string; endpoint: string; model: string; sampling: Sampling; messages: ChatMessage[] }): string {
 	return sha256(
-		JSON.stringify(['chat', parts.provider, parts.model, sortedSampling(parts.sampling), parts.messages.map((m) => [m.role, m.content])])
+		JSON.stringify([
+			'chat',
+			parts.provider,
+			parts.endpoint,
+			parts.model,
+			sortedSampling(parts.sampling),
+			parts.messages.map((m) => [m.role, m.content])
+		])
 	);
 }
 
-export function embedCacheKey(provider: string, model: string, text: string): string {
-	return sha256(JSON.stringify(['embed', provider, model, text]));
+export function embedCacheKey(parts: { provider: string; endpoint: string; model: string; text: string }): string {
+	return sha256(JSON.stringify(['embed', parts.provider, parts.endpoint, parts.model, parts.text]));
 }
 
 const KEY_BYTES = 32;

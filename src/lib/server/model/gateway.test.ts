@@ -6,7 +6,7 @@ import { TEMPLATE_IDS } from '../../engine/model';
 import type { PromptSet } from '../../prompts/promptset';
 import { validateOutput } from '../../prompts/schema';
 import { AnswerCache } from './cache';
-import { ModelGateway, ReplayMissError, SYSTEM_PROMPT, type RecordedCall } from './gateway';
+import { DIMENSION_PROBE, EmbeddingFault, ModelGateway, ReplayMissError, SYSTEM_PROMPT, type RecordedCall } from './gateway';
 import { loadPromptSet } from './load';
 import { OfflineProvider } from './providers/offline';
 import { ProviderError, type ChatRequest, type ChatResult, type ModelProvider } from './providers/types';
@@ -77,6 +77,7 @@ describe('ModelGateway.complete', () => {
 				agent: 'nora',
 				purpose: 'act: arena',
 				provider: 'scripted',
+				endpoint: 'local',
 				model: 'script-1',
 				prompt: p.chats[0].messages[1].content,
 				answer: 'Here you go: {"choice": "kitchen"}',
@@ -204,7 +205,7 @@ describe('cache', () => {
 		const { chatCacheKey } = await import('./cache');
 		const t = set.templates.get('choose_arena')!;
 		const prompt = p.chats[0].messages;
-		const key = chatCacheKey({ provider: p.name, model: p.model, sampling: t.sampling, messages: prompt });
+		const key = chatCacheKey({ provider: p.name, endpoint: 'local', model: p.model, sampling: t.sampling, messages: prompt });
 		cache.putAnswer(key, { text: '{"choice": "attic"}', value: { choice: 'attic' }, failsafe: false, attempts: 1, tokens: { prompt: 1, completion: 1 } });
 		expect(await g.complete(choose)).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
 		expect(p.chats).toHaveLength(2);
@@ -251,10 +252,77 @@ describe('ModelGateway.embed', () => {
 		expect(g.dimensions).toBe(3);
 	});
 
-	it('refuses vectors of the wrong dimension', async () => {
+	it('asks again for vectors of the wrong dimension, then reports an EmbeddingFault', async () => {
 		const p = new ScriptedProvider(() => '{}');
-		p.embed = async (texts) => texts.map(() => new Float32Array(2));
-		await expect(gateway(p).g.embed(['x'])).rejects.toThrow(/got 2 dimensions, expected 3/);
+		let n = 0;
+		p.embed = async (texts) => texts.map(() => new Float32Array(n++ < 1 ? 2 : 3).fill(1));
+		expect((await gateway(p).g.embed(['x']))[0]).toHaveLength(3);
+		expect(n).toBe(2);
+
+		const wrong = new ScriptedProvider(() => '{}');
+		let asked = 0;
+		wrong.embed = async (texts) => (asked++, texts.map(() => new Float32Array(2).fill(1)));
+		const err = await gateway(wrong, { embedRetries: 3 }).g.embed(['x']).catch((e: unknown) => e);
+		expect(err).toBeInstanceOf(EmbeddingFault);
+		expect(err).toMatchObject({ kind: 'dimensions', endpoint: 'local', model: 'script-embed', attempts: 4, expected: 3, got: 2 });
+		expect((err as Error).message).toMatch(/^embeddings from script-embed at local came back with 2 dimensions instead of 3, 4 times in a row\. Check that/);
+		expect(asked).toBe(4);
+	});
+
+	it('asks again only for the texts whose vectors were wrong, keeping the good ones', async () => {
+		const p = new ScriptedProvider(() => '{}');
+		const cache = AnswerCache.memory();
+		let first = true;
+		p.embed = async (texts) => {
+			p.embedded.push([...texts]);
+			const out = texts.map((t) => new Float32Array(first && t === 'b' ? 5 : 3).fill(t.length));
+			first = false;
+			return out;
+		};
+		const v = await gateway(p, { cache }).g.embed(['a', 'b', 'c']);
+		expect(v.map((x) => x.length)).toEqual([3, 3, 3]);
+		expect(p.embedded).toEqual([['a', 'b', 'c'], ['b']]);
+		expect(cache.size.embeddings).toBe(3);
+	});
+
+	it('reports failing and malformed embeddings as EmbeddingFaults after retrying', async () => {
+		const down = new ScriptedProvider(() => '{}');
+		let calls = 0;
+		down.embed = async () => {
+			calls++;
+			throw new ProviderError('embeddings (script-embed) at http://127.0.0.1:9/v1 failed after 1 attempt: connection failed', 1);
+		};
+		const err = await gateway(down).g.embed(['x']).catch((e: unknown) => e);
+		expect(err).toBeInstanceOf(EmbeddingFault);
+		expect(err).toMatchObject({ kind: 'failed', attempts: 3 });
+		expect((err as Error).message).toMatch(/failed, 3 times in a row: .*connection failed\. Check that the endpoint is running and serves script-embed/);
+		expect(calls).toBe(3);
+
+		const short = new ScriptedProvider(() => '{}');
+		short.embed = async () => [new Float32Array(3)];
+		await expect(gateway(short, { embedRetries: 0 }).g.embed(['x', 'y'])).rejects.toThrow(/unusable, once: the endpoint returned 1 vector for 2 texts/);
+	});
+
+	it('learns the dimension from the first embedding when the provider does not state it', async () => {
+		const p = new (class extends ScriptedProvider {
+			override readonly dimensions = 0;
+			readonly learnDimensions = true;
+		})(() => '{}');
+		p.embed = async (texts) => (p.embedded.push([...texts]), texts.map(() => new Float32Array(5).fill(1)));
+		const { g } = gateway(p);
+		expect(() => g.dimensions).toThrow(/dimension of script-embed at local is not known until its first embedding; state it \(embed\.dimensions/);
+		expect(await g.resolveDimensions()).toBe(5);
+		expect(g.dimensions).toBe(5);
+		expect(p.embedded).toEqual([[DIMENSION_PROBE]]);
+		expect(await g.resolveDimensions()).toBe(5);
+		expect(p.embedded).toHaveLength(1);
+	});
+
+	it('states the dimension without asking when the provider knows it', async () => {
+		const p = new ScriptedProvider(() => '{}');
+		const { g } = gateway(p);
+		expect(await g.resolveDimensions()).toBe(3);
+		expect(p.embedded).toEqual([]);
 	});
 });
 

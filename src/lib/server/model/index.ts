@@ -1,21 +1,61 @@
 // Wiring: which provider, which prompts, which cache. The offline stand-in is the default;
-// SIMULACRA_PROVIDER=openai selects an OpenAI-compatible endpoint (see providers/openai.ts).
+// SIMULACRA_PROVIDER=openai selects the configured OpenAI-compatible endpoints (config.ts: a
+// models.json file, or the classic environment variables).
 
 import path from 'node:path';
 import { dataHome } from '../paths';
 import { AnswerCache } from './cache';
+import { loadModelConfig, type ModelConfig } from './config';
 import { ModelGateway, type Recorder, type ReplaySource } from './gateway';
 import { loadPromptSet } from './load';
 import { OfflineProvider } from './providers/offline';
-import { OpenAIProvider, openAIOptionsFromEnv } from './providers/openai';
+import { RoutedProvider, type EndpointOverrides } from './providers/routed';
 import type { ModelProvider } from './providers/types';
 
 export { AnswerCache, chatCacheKey, embedCacheKey, type CachedAnswer } from './cache';
-export { ModelGateway, ReplayMissError, SYSTEM_PROMPT, type GatewayOptions, type RecordedCall, type Recorder, type ReplaySource } from './gateway';
+export {
+	apiKeyFor,
+	endpointHost,
+	loadModelConfig,
+	modelConfigFile,
+	modelConfigFromEnv,
+	ModelConfigError,
+	parseModelConfig,
+	priceFor,
+	routeFor,
+	STRUCTURED_MODES,
+	type EndpointConfig,
+	type ModelConfig,
+	type ModelPrice,
+	type ModelRef,
+	type StructuredMode
+} from './config';
+export {
+	DIMENSION_PROBE,
+	EmbeddingFault,
+	ModelGateway,
+	ReplayMissError,
+	SYSTEM_PROMPT,
+	type EmbeddingFaultKind,
+	type GatewayOptions,
+	type RecordedCall,
+	type Recorder,
+	type ReplaySource
+} from './gateway';
 export { loadPromptSet } from './load';
 export { OfflineProvider, OFFLINE_LABEL, offlineAnswer } from './providers/offline';
-export { OpenAIProvider, openAIOptionsFromEnv, type OpenAIProviderOptions } from './providers/openai';
-export { ProviderError, type ChatMessage, type ChatRequest, type ChatResult, type ModelProvider, type TokenCounts } from './providers/types';
+export { KNOWN_DIMENSIONS, OpenAIProvider, openAIOptionsFromEnv, type OpenAIProviderOptions } from './providers/openai';
+export { RoutedProvider, type EndpointOverrides } from './providers/routed';
+export {
+	LOCAL_ENDPOINT,
+	ProviderError,
+	type ChatMessage,
+	type ChatRequest,
+	type ChatResult,
+	type ModelProvider,
+	type ModelRoute,
+	type TokenCounts
+} from './providers/types';
 
 export type ProviderKind = 'offline' | 'openai';
 
@@ -25,8 +65,26 @@ export function providerKindFromEnv(env: NodeJS.ProcessEnv = process.env): Provi
 	return raw;
 }
 
+/**
+ * The configured language models (see config.ts) as one provider that routes each template to
+ * its endpoint and model. Keys are read from `env`; a bad configuration throws ModelConfigError.
+ */
+export function languageModelProvider(env: NodeJS.ProcessEnv = process.env, config: ModelConfig = loadModelConfig(env), overrides: EndpointOverrides = {}): RoutedProvider {
+	return new RoutedProvider(config, env, overrides);
+}
+
 export function providerFromEnv(env: NodeJS.ProcessEnv = process.env): ModelProvider {
-	return providerKindFromEnv(env) === 'openai' ? new OpenAIProvider(openAIOptionsFromEnv(env)) : new OfflineProvider();
+	return providerKindFromEnv(env) === 'openai' ? languageModelProvider(env) : new OfflineProvider();
+}
+
+/** Requests in flight at once for a provider: the sum over its endpoints, or SIMULACRA_MODEL_CONCURRENCY (default 8). */
+function concurrencyFor(provider: ModelProvider, env: NodeJS.ProcessEnv): number {
+	if (provider instanceof RoutedProvider) {
+		const c = provider.config;
+		const used = new Set([c.chat.endpoint, c.embed.endpoint, ...Object.values(c.routes).map((r) => r!.endpoint)]);
+		return [...used].reduce((n, name) => n + c.endpoints[name].concurrency, 0);
+	}
+	return Number(env.SIMULACRA_MODEL_CONCURRENCY) > 0 ? Math.floor(Number(env.SIMULACRA_MODEL_CONCURRENCY)) : 8;
 }
 
 export interface CreateGatewayOptions {
@@ -53,7 +111,7 @@ export async function createModelGateway(options: CreateGatewayOptions = {}): Pr
 	const templates = await loadPromptSet(options.promptsDir);
 	const wantCache = options.cacheDir !== false && provider.name !== 'offline';
 	const cache = wantCache ? AnswerCache.open(options.cacheDir || path.join(dataHome(env), 'cache')) : undefined;
-	const concurrency = Number(env.SIMULACRA_MODEL_CONCURRENCY) > 0 ? Math.floor(Number(env.SIMULACRA_MODEL_CONCURRENCY)) : 8;
+	const concurrency = concurrencyFor(provider, env);
 	const gateway = new ModelGateway({
 		provider,
 		templates,

@@ -4,8 +4,11 @@
 import path from 'node:path';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
 import { dataHome, promptsDir as defaultPromptsDir } from '../paths';
-import { createModelGateway, OfflineProvider, OpenAIProvider, openAIOptionsFromEnv, type ModelProvider, type RecordedCall } from '../model';
+import { createModelGateway, languageModelProvider, OfflineProvider, type ModelProvider, type RecordedCall } from '../model';
 import { callKeyOrder, type CallRecord } from '../journal/journal';
+import type { ModelIdentity, Price } from '../../api-types';
+import { identityFromConfig } from './identity';
+import { loadModelConfig, priceFor, type ModelConfig } from '../model/config';
 
 export type ModelChoice = 'offline' | 'openai';
 
@@ -22,6 +25,12 @@ export interface LiveModel extends ModelPort {
 	readonly label: string;
 	readonly promptsDir: string;
 	readonly promptSet: { version: string; templates: Record<string, string> };
+	/** which models answer (recorded in run.json; a resume or fork under another is refused unless allowed) */
+	readonly identity: ModelIdentity;
+	/** a model's price in US dollars per million input / output tokens (null: none configured); the offline stand-in's is 0 */
+	price(model: string): Price | null;
+	/** the embedding dimension (learned from a first embedding when the configuration does not state it) */
+	resolveDimensions(): Promise<number>;
 	/** the calls made since the last drain, in key order */
 	drainCalls(): CallRecord[];
 	stats(): ModelStats;
@@ -49,6 +58,11 @@ function withLatency(provider: ModelProvider, ms: number): ModelProvider {
 	};
 }
 
+/** The configured price of a model (US dollars per million input / output tokens), or null. */
+function configuredPrice(config: ModelConfig | null, model: string): Price | null {
+	return (config && priceFor(config, model)) ?? null;
+}
+
 export async function createModel(
 	choice: ModelChoice,
 	opts: { home?: string; promptsDir?: string; env?: NodeJS.ProcessEnv } = {}
@@ -58,7 +72,7 @@ export async function createModel(
 	const dir = opts.promptsDir ?? defaultPromptsDir();
 	const pending: RecordedCall[] = [];
 	const totals: ModelStats = { calls: 0, cacheHits: 0, failsafes: 0, tokens: { prompt: 0, completion: 0 } };
-	const provider = choice === 'openai' ? new OpenAIProvider(openAIOptionsFromEnv(env)) : withLatency(new OfflineProvider(), Number(env.SIMULACRA_OFFLINE_LATENCY_MS) || 0);
+	const provider = choice === 'openai' ? languageModelProvider(env) : withLatency(new OfflineProvider(), Number(env.SIMULACRA_OFFLINE_LATENCY_MS) || 0);
 	const { gateway, cache } = await createModelGateway({
 		env,
 		provider,
@@ -73,7 +87,15 @@ export async function createModel(
 			totals.tokens.completion += call.tokens.completion;
 		}
 	});
+	const config = choice === 'openai' ? loadModelConfig(env) : null;
 	return {
+		get identity(): ModelIdentity {
+			return config
+				? identityFromConfig(config, gateway.dimensions)
+				: { provider: provider.name, chat: { endpoint: '', model: provider.model }, embed: { endpoint: '', model: provider.embedModel, dimensions: provider.dimensions } };
+		},
+		price: (model) => (provider.name === 'offline' ? { input: 0, output: 0 } : configuredPrice(config, model)),
+		resolveDimensions: async () => gateway.dimensions,
 		provider: provider.name,
 		modelName: provider.model,
 		label: provider.label,
@@ -90,8 +112,9 @@ export async function createModel(
 		},
 		drainCalls(): CallRecord[] {
 			const calls = pending.splice(0).sort((a, b) => callKeyOrder(a.key, b.key));
-			// latency is wall time: kept for the inspector, outside the simulation state
-			return calls.map(({ provider: _p, model: _m, replayed: _r, ...c }) => c);
+			// latency is wall time: kept for the inspector, outside the simulation state;
+			// provider, endpoint and model say who answered each call
+			return calls.map(({ replayed: _r, ...c }) => c);
 		},
 		stats: () => structuredClone(totals),
 		close: () => cache?.close()

@@ -14,7 +14,11 @@ import { dataHome } from '../paths';
 import { loadWorld } from '../world/load';
 import { RunReader, RunWriter, type CallRecord, type RunMeta } from '../journal/journal';
 import { MemoryStore, maxIndexFromSizes } from '../memory/lance-store';
+import type { Budget, ModelChange, PauseInfo, Price, UsageRow } from '../../api-types';
+import { budgetReached, type UsageCounter } from './cost';
+import { checkModelChange } from './identity';
 import { createModel, type LiveModel, type ModelChoice } from './models';
+import { journalUsage, usageCounter } from './usage';
 
 export interface RunOptions {
 	world?: string;
@@ -29,9 +33,14 @@ export interface RunOptions {
 	inputs?: SimInput[];
 	snapshotEvery?: number;
 	home?: string;
-	onProgress?: (done: number, total: number) => void;
+	/** after each step: steps done of those asked, and the run's tokens and dollars so far */
+	onProgress?: (done: number, total: number, usage?: UsageRow) => void;
 	/** stop after this many steps of this call even if more were asked (tests of resume) */
 	signal?: AbortSignal;
+	/** pause between steps once the run's own calls reach this many tokens or dollars */
+	budget?: Budget | null;
+	/** a fork (or resume) may use another model identity than its run recorded; the change is recorded */
+	allowModelChange?: boolean;
 }
 
 export interface RunSummary {
@@ -46,6 +55,40 @@ export interface RunSummary {
 	tokens: { prompt: number; completion: number };
 	wallMs: number;
 	stateHash: string;
+	/** how the run stands: done, or paused at its budget or on a model fault */
+	status: RunMeta['status'];
+	pause: PauseInfo | null;
+	/** tokens and dollars of the run's own calls, all sessions included */
+	usage: UsageRow;
+	budget: Budget | null;
+	modelChanges: ModelChange[];
+}
+
+/**
+ * A run stopped between steps by itself, every step committed: its budget is reached, or the
+ * model failed (an embedding fault, a provider failing past its retries). It resumes.
+ */
+export class RunPausedError extends Error {
+	constructor(readonly pause: PauseInfo) {
+		super(pause.message);
+		this.name = 'RunPausedError';
+	}
+}
+
+/** A model failure that pauses a run instead of failing it. */
+export function isModelFault(e: unknown): e is Error {
+	return e instanceof Error && (e.name === 'EmbeddingFault' || e.name === 'ProviderError' || e.name === 'ChatFault');
+}
+
+/** The prices of the models an identity names, for run.json (the offline stand-in's are 0). */
+function pricesOf(model: LiveModel, known: Record<string, Price> = {}): Record<string, Price> {
+	const out = { ...known };
+	const names = [model.identity.chat.model, ...Object.values(model.identity.routes ?? {}).map((r) => r.model)];
+	for (const name of names) {
+		const p = model.price(name);
+		if (p) out[name] = p;
+	}
+	return out;
 }
 
 export function runsDir(home = dataHome()): string {
@@ -169,17 +212,26 @@ export class LiveRun {
 	/** memories committed since the last snapshot, stored with the next one */
 	private unstored: MemoryRecord[] = [];
 	private closed = false;
+	/** a step failed half-way: the simulation in memory is ahead of the journal's last commit */
+	private torn = false;
 
 	private constructor(
 		private readonly writer: RunWriter,
 		private readonly store: MemoryStore,
 		readonly sim: Simulation,
 		readonly model: LiveModel,
-		readonly started: number
+		readonly started: number,
+		/** tokens and dollars of the run's own calls (earlier sessions included) */
+		readonly usage: UsageCounter
 	) {}
 
 	get meta(): RunMeta {
 		return this.writer.meta;
+	}
+
+	/** the data home the run is in */
+	get home(): string {
+		return path.dirname(path.dirname(this.writer.dir));
 	}
 
 	get step(): number {
@@ -199,10 +251,34 @@ export class LiveRun {
 		const promptsFrom = opts.promptsDir ?? (parentRun ? path.join(parentRun.dir, 'prompts') : undefined);
 		const provider: ModelChoice = opts.model ?? (parentRun ? (parentRun.meta.model.provider as ModelChoice) : 'offline');
 		const model = await createModel(provider, { home, promptsDir: promptsFrom });
+		try {
+			return await LiveRun.create(opts, home, t0, parentRun, promptsFrom, model);
+		} catch (e) {
+			model.close();
+			throw e;
+		}
+	}
+
+	private static async create(
+		opts: Omit<RunOptions, 'onProgress' | 'signal'>,
+		home: string,
+		t0: number,
+		parentRun: RunReader | null,
+		promptsFrom: string | undefined,
+		model: LiveModel
+	): Promise<LiveRun> {
 		let sim: Simulation;
 		let world: WorldDef;
 		let worldDir: string;
 		let initMemories: MemoryRecord[];
+		const dimensions = await model.resolveDimensions();
+		const identity = { ...model.identity, embed: { ...model.identity.embed, dimensions } };
+		let modelChanges: ModelChange[] = [];
+		if (opts.from && parentRun) {
+			// checked before the parent's state is restored: its memories must fit the new embeddings
+			const change = checkModelChange(parentRun.meta, identity, opts.from.step, opts.allowModelChange === true, 'fork');
+			modelChanges = [...(parentRun.meta.modelChanges ?? []).filter((c) => c.step <= opts.from!.step), ...(change ? [change] : [])];
+		}
 		if (opts.from && parentRun) {
 			if (opts.ablate?.length) throw new Error('ablations are chosen when a run starts, not on a fork');
 			({ sim, world } = await loadState(opts.from.run, opts.from.step, { home, model }));
@@ -239,8 +315,13 @@ export class LiveRun {
 			snapshotEvery: opts.snapshotEvery ?? SNAPSHOT_EVERY,
 			created: new Date().toISOString(),
 			status: 'running',
-			dimensions: model.dimensions,
-			target: firstStep + opts.steps
+			dimensions,
+			target: firstStep + opts.steps,
+			identity,
+			modelChanges,
+			prices: pricesOf(model, parentRun?.meta.prices),
+			budget: opts.budget ?? null,
+			pause: null
 		};
 		const writer = RunWriter.create(runsDir(home), meta);
 		copyDir(worldDir, path.join(writer.dir, 'world'));
@@ -255,25 +336,53 @@ export class LiveRun {
 		const store = await MemoryStore.open(writer.dir, meta.dimensions);
 		await store.append(initMemories);
 		writer.snapshot(sim.snapshot());
-		const live = new LiveRun(writer, store, sim, model, t0);
+		const live = new LiveRun(writer, store, sim, model, t0, journalUsage(writer.dir, writer.meta, (m) => model.price(m)));
 		live.pendingInputs = [...(opts.inputs ?? [])];
 		return live;
 	}
 
-	/** Reopens a run at its last committed step (cutting a torn tail), to continue it. */
-	static async resume(id: string, opts: { home?: string; steps?: number } = {}): Promise<LiveRun> {
+	/**
+	 * Reopens a run at its last committed step (cutting a torn tail), to continue it. A model
+	 * identity other than the one run.json records is refused unless `allowModelChange`, and
+	 * then recorded; an embedding dimension other than the run's memories is refused always.
+	 * `budget` replaces the run's budget (null removes it; undefined keeps it).
+	 */
+	static async resume(id: string, opts: { home?: string; steps?: number; allowModelChange?: boolean; budget?: Budget | null } = {}): Promise<LiveRun> {
 		const home = opts.home ?? dataHome();
 		const t0 = performance.now();
 		const reader = openRun(id, home);
-		const { writer, committed } = RunWriter.reopen(reader.dir);
 		const model = await createModel(reader.meta.model.provider as ModelChoice, { home, promptsDir: path.join(reader.dir, 'prompts') });
-		const { sim } = await loadState(id, committed, { home, model });
-		if (opts.steps !== undefined) writer.meta = { ...writer.meta, target: committed + opts.steps };
-		// The store may hold memories of steps after the last commit: cut them, add the replayed ones.
-		const store = await MemoryStore.open(reader.dir, reader.meta.dimensions);
-		await store.truncate(maxIndexFromSizes(sim.snapshot().memory));
-		await store.append([...sim.streams.values()].flatMap((s) => s.records));
-		return new LiveRun(writer, store, sim, model, t0);
+		let writer: RunWriter | null = null;
+		try {
+			const dimensions = await model.resolveDimensions();
+			const identity = { ...model.identity, embed: { ...model.identity.embed, dimensions } };
+			const change = checkModelChange(reader.meta, identity, reader.committed(), opts.allowModelChange === true, 'resume');
+			const reopened = RunWriter.reopen(reader.dir);
+			writer = reopened.writer;
+			const committed = reopened.committed;
+			if (change) {
+				writer.update({
+					identity,
+					modelChanges: [...(writer.meta.modelChanges ?? []), { ...change, step: committed }],
+					model: { provider: model.provider, model: model.modelName, label: model.label },
+					prices: pricesOf(model, writer.meta.prices)
+				});
+			} else if (!writer.meta.identity) {
+				writer.update({ identity, prices: pricesOf(model, writer.meta.prices) });
+			}
+			if (opts.budget !== undefined) writer.update({ budget: opts.budget });
+			const { sim } = await loadState(id, committed, { home, model });
+			if (opts.steps !== undefined) writer.meta = { ...writer.meta, target: committed + opts.steps };
+			// The store may hold memories of steps after the last commit: cut them, add the replayed ones.
+			const store = await MemoryStore.open(reader.dir, reader.meta.dimensions);
+			await store.truncate(maxIndexFromSizes(sim.snapshot().memory));
+			await store.append([...sim.streams.values()].flatMap((s) => s.records));
+			return new LiveRun(writer, store, sim, model, t0, journalUsage(reader.dir, writer.meta, (m) => model.price(m)));
+		} catch (e) {
+			writer?.close();
+			model.close();
+			throw e;
+		}
 	}
 
 	/** Queues inputs for the next step (validated now). */
@@ -288,35 +397,64 @@ export class LiveRun {
 		this.writer.meta = { ...this.writer.meta, target: Math.max(this.meta.target, this.step + steps) };
 	}
 
-	/** One step: simulate, commit to the journal, snapshot when due. */
+	/** The reason to pause before the next step when the budget is reached, else null. */
+	budgetReached(): string | null {
+		return budgetReached(this.usage.total, this.meta.budget);
+	}
+
+	/** Sets (or with null removes) the budget; a run paused at its budget may go on after a higher one. */
+	setBudget(budget: Budget | null): void {
+		this.writer.update({ budget });
+	}
+
+	/**
+	 * One step: simulate, commit to the journal, snapshot when due. Before it, a reached budget
+	 * pauses the run (RunPausedError, the run stays open); a model fault during it pauses the run
+	 * at its last commit (RunPausedError, the run is closed: resume it); any other error fails it.
+	 */
 	async advance(): Promise<StepOutput> {
 		if (this.closed) throw new Error(`run ${this.meta.id} is closed`);
+		const reached = this.budgetReached();
+		if (reached) {
+			const pause: PauseInfo = { reason: 'budget', step: this.step, message: `${reached} (raise the budget to go on)` };
+			this.writer.setStatus('paused', { pause, usage: { ...this.usage.total } });
+			throw new RunPausedError(pause);
+		}
 		const inputs = this.pendingInputs;
 		this.pendingInputs = [];
-		if (this.meta.status !== 'running') this.writer.setStatus('running');
+		if (this.meta.status !== 'running' || this.meta.pause) this.writer.setStatus('running', { pause: null });
+		const at = this.step;
 		try {
 			const out = await this.sim.step(inputs, this.model);
-			this.writer.commit(out, inputs, this.model.drainCalls(), this.sim.view());
+			const calls = this.model.drainCalls();
+			this.writer.commit(out, inputs, calls, this.sim.view());
+			for (const c of calls) this.usage.add({ ...c, s: out.step });
 			this.unstored.push(...out.memories);
 			if (this.step % this.meta.snapshotEvery === 0 || this.step === this.meta.target) await this.snapshot();
 			return out;
 		} catch (e) {
+			this.torn = true;
+			if (isModelFault(e)) {
+				const pause: PauseInfo = { reason: 'fault', step: at, message: `model fault at step ${at}: ${e.message}` };
+				await this.close('paused', pause);
+				throw new RunPausedError(pause);
+			}
 			await this.close('failed');
 			throw e;
 		}
 	}
 
-	/** Steps to the target (or until aborted), reporting progress. */
-	async runToTarget(onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<void> {
+	/** Steps to the target (or until aborted), reporting progress; a pause throws RunPausedError. */
+	async runToTarget(onProgress?: RunOptions['onProgress'], signal?: AbortSignal): Promise<void> {
 		const total = this.meta.target - this.step;
 		while (!this.done && !signal?.aborted) {
 			await this.advance();
-			onProgress?.(total - (this.meta.target - this.step), total);
+			onProgress?.(total - (this.meta.target - this.step), total, this.usage.total);
 		}
 	}
 
 	setStatus(status: RunMeta['status']): void {
-		this.writer.setStatus(status);
+		this.writer.setStatus(status, { usage: { ...this.usage.total }, ...(status !== 'paused' && { pause: null }) });
 	}
 
 	/**
@@ -343,16 +481,20 @@ export class LiveRun {
 		this.writer.snapshot(this.sim.snapshot());
 	}
 
-	/** Closes the journal; the status says how the run ended (default: done when at target). */
-	async close(status?: RunMeta['status']): Promise<void> {
+	/**
+	 * Closes the journal; the status says how the run ended (default: done when at target).
+	 * `pause` records why a run paused by itself (a paused run keeps the reason it has).
+	 */
+	async close(status?: RunMeta['status'], pause?: PauseInfo): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
+		const final = status ?? (this.done ? 'done' : 'interrupted');
 		try {
 			// After a failed step the state is half-changed: the journal's last commit stays the truth.
-			if (status !== 'failed' && this.unstored.length > 0) await this.snapshot();
-			if (status !== 'failed') await this.store.compact();
+			if (final !== 'failed' && !this.torn && this.unstored.length > 0) await this.snapshot();
+			if (final !== 'failed' && !this.torn) await this.store.compact();
 		} finally {
-			this.writer.setStatus(status ?? (this.done ? 'done' : 'interrupted'));
+			this.writer.setStatus(final, { usage: { ...this.usage.total }, ...(pause ? { pause } : final !== 'paused' && { pause: null }) });
 			this.writer.close();
 			this.store.close();
 			this.model.close();
@@ -372,7 +514,12 @@ export class LiveRun {
 			failsafes: stats.failsafes,
 			tokens: stats.tokens,
 			wallMs: Math.round(performance.now() - this.started),
-			stateHash: stateHash(this.sim)
+			stateHash: stateHash(this.sim),
+			status: this.meta.status,
+			pause: this.meta.pause ?? null,
+			usage: { ...this.usage.total },
+			budget: this.meta.budget ?? null,
+			modelChanges: this.meta.modelChanges ?? []
 		};
 	}
 }
@@ -380,13 +527,29 @@ export class LiveRun {
 /** Default snapshot interval in steps (20 game minutes at 10 s a step): bounds the replay of a seek. */
 export const SNAPSHOT_EVERY = 120;
 
+/**
+ * Steps a run to its target and closes it. A run that pauses by itself (budget, model fault)
+ * answers its summary with `status: 'paused'` and `pause`; the state hash is then that of the
+ * last committed step (after a fault, the one restored from the journal).
+ */
 async function drive(live: LiveRun, opts: Pick<RunOptions, 'onProgress' | 'signal'>): Promise<RunSummary> {
+	let paused: RunPausedError | null = null;
 	try {
 		await live.runToTarget(opts.onProgress, opts.signal);
+	} catch (e) {
+		if (!(e instanceof RunPausedError)) throw e;
+		paused = e;
 	} finally {
-		await live.close();
+		await live.close(paused ? 'paused' : undefined);
 	}
-	return live.summary();
+	const summary = live.summary();
+	if (paused?.pause.reason === 'fault') {
+		// the simulation in memory went past the last commit: report the committed state
+		const { sim } = await loadState(live.meta.id, live.meta.pause?.step ?? paused.pause.step, { home: live.home });
+		summary.steps = sim.state.step;
+		summary.stateHash = stateHash(sim);
+	}
+	return summary;
 }
 
 /** Starts a new run (or a fork with `from`), runs it for `steps` steps and returns its summary. */
@@ -394,9 +557,9 @@ export async function startRun(opts: RunOptions): Promise<RunSummary> {
 	return drive(await LiveRun.start(opts), opts);
 }
 
-/** Continues an interrupted run from its last committed step up to its target. */
+/** Continues an interrupted (or paused) run from its last committed step up to its target. */
 export async function resumeRun(id: string, opts: Omit<RunOptions, 'steps'> & { steps?: number } = {}): Promise<RunSummary> {
-	return drive(await LiveRun.resume(id, { home: opts.home, steps: opts.steps }), opts);
+	return drive(await LiveRun.resume(id, { home: opts.home, steps: opts.steps, allowModelChange: opts.allowModelChange, budget: opts.budget }), opts);
 }
 
 export interface RunListing {

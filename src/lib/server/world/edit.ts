@@ -21,10 +21,11 @@ import { ProblemList, WorldError, type WorldProblem } from '../../world/problems
 import { parseXml, type XmlElement } from '../../world/xml';
 import { analyseZones } from '../../world/zones';
 import { listWorlds, PathError, resolveInside, splitRelativePath, type WorldEntry } from '../files';
+import { limits, readTextCapped, xmlLimits } from '../limits';
 import { projectRoot } from '../paths';
 import { analyseWorld, checkPersonaPlaces } from './analyse';
 import { checkManifest, checkPersonaFile, parseJsonFile } from './manifest';
-import { readMap } from './tmx';
+import { readMap, tooManyTiles } from './tmx';
 import { checkMapDoc, readMapDoc, saveMapDoc } from './tmx-doc';
 
 /** A refused request: the HTTP status, a message for the author and, when known, the problems. */
@@ -66,10 +67,14 @@ export async function respond(fn: () => unknown, status = 200): Promise<Response
 }
 
 /** A map of 140x100 tiles and ten layers is a few MB as JSON; this leaves room for far larger. */
-export const MAP_BODY_LIMIT = 64 * 1024 * 1024;
-export const JSON_BODY_LIMIT = 1024 * 1024;
+export const MAP_BODY_LIMIT = limits().maxMapBodyBytes;
+export const JSON_BODY_LIMIT = Math.min(1024 * 1024, limits().maxBodyBytes);
 
-/** The JSON body of a request, read up to `limit` bytes ({} when empty). */
+/**
+ * The JSON body of a request, read up to `limit` bytes ({} when empty). A body over the limit
+ * (declared or streamed, chunked included) is a 413, one that cannot be read a 400; neither
+ * is logged as a server failure.
+ */
 export async function readJsonBody(request: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
 	const tooLarge = () => new EditError(413, `the request body is larger than ${limit} bytes`);
 	const declared = Number(request.headers.get('content-length'));
@@ -79,7 +84,15 @@ export async function readJsonBody(request: Request, limit = JSON_BODY_LIMIT): P
 	if (request.body) {
 		const reader = request.body.getReader();
 		for (;;) {
-			const { done, value } = await reader.read();
+			let chunk: ReadableStreamReadResult<Uint8Array>;
+			try {
+				chunk = await reader.read();
+			} catch (e) {
+				// the server's own size limit ends the stream with a 413 error
+				if ((e as { status?: unknown })?.status === 413) throw tooLarge();
+				throw new EditError(400, 'the request body could not be read');
+			}
+			const { done, value } = chunk;
 			if (done) break;
 			size += value.byteLength;
 			if (size > limit) {
@@ -127,12 +140,67 @@ export async function writeFileAtomic(abs: string, text: string): Promise<void> 
 	}
 }
 
-/** A file of a listed world for the asset route: world and path checked, the real path returned. */
+/**
+ * A file of a listed world for the asset route: world and path checked, the real path
+ * returned. Only the files the world's map uses are served (its external tilesets, their
+ * images and those of embedded tilesets, image layers); anything else is "not found".
+ */
 export async function resolveWorldFile(worldsDir: string, world: string, relPath: string, rawPath = relPath): Promise<string> {
 	// Parameters arrive decoded; the raw path shows whether a separator was smuggled in encoded.
 	if (/%(2f|5c|00|25|2e)/i.test(rawPath)) throw new PathError(400, 'Encoded separators are not allowed in file paths');
 	const dir = await worldDirOf(worldsDir, world);
-	return resolveInside(dir, relPath, 'file');
+	const real = await resolveInside(dir, relPath, 'file');
+	if (!(await filesTheMapUses(dir)).has(real)) throw new PathError(404, `Not found: ${relPath}`);
+	return real;
+}
+
+/**
+ * The real paths of the files the world's map refers to and that lie inside the world
+ * folder: external tilesets, tileset images, image-layer images. Read with the usual limits;
+ * a map or tileset that cannot be read contributes nothing.
+ */
+export async function filesTheMapUses(worldDir: string): Promise<Set<string>> {
+	const used = new Set<string>();
+	const root = await realpath(worldDir);
+	const add = async (fromDir: string, ref: string | undefined): Promise<string | undefined> => {
+		if (!ref) return undefined;
+		const rel = path.relative(root, path.resolve(fromDir, ref));
+		if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+		try {
+			const real = await resolveInside(root, rel.split(path.sep).join('/'), 'file');
+			used.add(real);
+			return real;
+		} catch {
+			return undefined;
+		}
+	};
+	const readXml = async (abs: string): Promise<XmlElement | undefined> => {
+		try {
+			return parseXml(await readTextCapped(abs), xmlLimits());
+		} catch {
+			return undefined;
+		}
+	};
+	let mapAbs: string;
+	try {
+		mapAbs = await resolveInside(root, await mapFileOf(root), 'file');
+	} catch {
+		return used;
+	}
+	const map = await readXml(mapAbs);
+	if (!map) return used;
+	const mapDir = path.dirname(mapAbs);
+	const imageOf = (el: XmlElement) => el.children.find((c) => c.name === 'image')?.attrs.source;
+	for (const el of map.children) {
+		if (el.name === 'tileset') {
+			if (el.attrs.source !== undefined) {
+				const tsx = await add(mapDir, el.attrs.source);
+				const ts = tsx && (await readXml(tsx));
+				if (ts && tsx) await add(path.dirname(tsx), imageOf(ts));
+			} else await add(mapDir, imageOf(el));
+		} else if (el.name === 'imagelayer') await add(mapDir, imageOf(el));
+	}
+	return used;
 }
 
 // ---- worlds ------------------------------------------------------------------------------------
@@ -327,8 +395,9 @@ export async function saveWorldMap(worldsDir: string, world: string, body: unkno
 
 /** The full check of a world (settings, personas, scenario, map), with `doc` standing for the saved map when given. */
 export async function checkWorldEdit(worldsDir: string, world: string, body: unknown): Promise<WorldChecks> {
+	if (!isObject(body)) throw new EditError(400, 'the body must be an object { doc?: MapDoc }');
 	const dir = await worldDirOf(worldsDir, world);
-	const docBody = isObject(body) ? body.doc : undefined;
+	const docBody = body.doc;
 	let map: ParsedMap | undefined;
 	if (docBody !== undefined && docBody !== null) {
 		const doc = docOfBody({ doc: docBody });
@@ -370,7 +439,9 @@ export function docOfBody(body: unknown): MapDoc {
 	str(doc.file, 'file');
 	splitRelativePath(doc.file as string);
 	for (const k of ['width', 'height', 'tileWidth', 'tileHeight', 'nextLayerId', 'nextObjectId']) int(doc[k], k);
-	if ((doc.width as number) * (doc.height as number) > 4_000_000) at('the map', 'is larger than 4 million tiles');
+	const tileLayers = Array.isArray(doc.layers) ? doc.layers.filter((l) => isObject(l) && l.kind === 'tile').length : 0;
+	const tooMany = doc.width as number > 0 && (doc.height as number) > 0 ? tooManyTiles(doc.width as number, doc.height as number, tileLayers) : undefined;
+	if (tooMany) throw new EditError(400, `the map sent is too large: ${tooMany}`);
 	attrs(doc.attrs, 'attrs');
 	elements(doc.properties, 'properties');
 	elements(doc.extra, 'extra');

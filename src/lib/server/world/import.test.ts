@@ -215,7 +215,7 @@ describe('importMap', () => {
 		expect([doc.nextLayerId, doc.nextObjectId]).toEqual([8, 20]);
 	});
 
-	it('imports a .tmx whose tileset and image live in other folders', async () => {
+	it('imports a .tmx whose tileset and image live in other folders of the folder it imports from', async () => {
 		const src = mkdtempSync(path.join(root, 'src-'));
 		for (const d of ['maps', 'shared', 'art']) mkdirSync(path.join(src, d));
 		cpSync(path.join(DOC_FIXTURE, 'tiles.png'), path.join(src, 'art', 'tiles.png'));
@@ -227,7 +227,13 @@ describe('importMap', () => {
 			path.join(src, 'maps', 'town.tmx'),
 			readFileSync(path.join(TINY_WORLD_DIR, 'tiny.tmx'), 'utf8').replace('source="tilesets/tiny.tsx"', 'source="../shared/tiles.tsx"')
 		);
-		const report = await importMap(path.join(src, 'maps', 'town.tmx'), { name: 'town_2', worldsDir: worlds });
+		// the map's own folder is where an import may read, unless a wider folder is given
+		const err = await importMap(path.join(src, 'maps', 'town.tmx'), { name: 'town_2', worldsDir: worlds }).catch((e: unknown) => e);
+		expect((err as WorldError).problems).toEqual([
+			{ file: 'town.tmx', where: 'line 3', message: 'tileset "../shared/tiles.tsx" lies outside the folder the map is imported from' }
+		]);
+		expect(readdirSync(worlds)).toEqual([]);
+		const report = await importMap(path.join(src, 'maps', 'town.tmx'), { name: 'town_2', worldsDir: worlds, root: src });
 		expect(report.zones).toEqual({ sectors: 2, arenas: 3, objects: 5, spawns: 2 });
 		expect(report.warnings).toEqual([]);
 		const dir = report.dir;

@@ -7,18 +7,18 @@
 
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { COLLISION_LAYER, SPAWN_LAYER, ZONE_LAYER, type DocLayer, type DocObject, type MapDoc } from '../../world/doc';
 import { ProblemList, WorldError, formatProblem, lineWhere, type WorldProblem } from '../../world/problems';
 import type { TilesetView } from '../../world/types';
 import { parseXml, XmlSyntaxError, type XmlElement } from '../../world/xml';
 import { analyseZones } from '../../world/zones';
 import { worldsDir as defaultWorldsDir } from '../files';
+import { formatBytes, inflateCapped, LIMIT_ENV, limits, readTextCapped, xmlLimits } from '../limits';
 import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from '../../world/json';
 import { checkMapDoc, readMapDocAt, writeMapDoc, xmlText } from './tmx-doc';
-import { readMap } from './tmx';
+import { confinedFile, confinedImage, readMap, tooManyTiles } from './tmx';
 
 export type LayerRole = 'visual' | 'collisions' | 'sectors' | 'arenas' | 'objects' | 'spawns' | 'none';
 
@@ -55,14 +55,40 @@ export function defaultManifest(name: string, map: string): object {
 	};
 }
 
+/** Where a map or tileset refers to a file: shown when the file is refused. */
+interface Reference {
+	file: string;
+	where?: string;
+	/** e.g. `tileset "town": image "../art/tiles.png"` */
+	what: string;
+}
+
 /** Files of the new world, by path relative to its folder. */
 class Plan {
 	readonly texts = new Map<string, string>();
 	/** new relative path -> absolute source path */
 	readonly copies = new Map<string, string>();
+	/** absolute source -> the first reference to it */
+	readonly references = new Map<string, Reference>();
 	/** absolute source -> new relative path (a file used twice is copied once) */
 	private readonly placed = new Map<string, string>();
 	readonly warnings: string[] = [];
+
+	/**
+	 * @param dir the folder the import reads from, as given: every file it copies must be a
+	 * regular file inside it
+	 * @param root the same folder's real path (links resolved)
+	 */
+	constructor(
+		readonly dir: string,
+		readonly root: string
+	) {}
+
+	/** A reference that lies outside the import folder (decided from its text, before any look at the disk). */
+	outside(abs: string): boolean {
+		const rel = path.relative(this.dir, abs);
+		return rel === '' || rel.startsWith('..') || path.isAbsolute(rel);
+	}
 
 	/** A free path `dir/name` for `source` (the same source always gets the same path). */
 	place(dir: string, source: string, name = path.basename(source)): string {
@@ -76,10 +102,37 @@ class Plan {
 		this.placed.set(key, rel);
 		return rel;
 	}
-	copy(dir: string, source: string): string {
+	/** Copies the image `source` (checked by `verify` before anything is written). */
+	copy(dir: string, source: string, ref: Reference): string {
 		const rel = this.place(dir, source);
 		this.copies.set(rel, source);
+		if (!this.references.has(source)) this.references.set(source, ref);
 		return rel;
+	}
+
+	/**
+	 * Every file to copy must be a regular file inside the import folder (links resolved) and
+	 * an image by its first bytes. Returns one problem per file refused.
+	 */
+	async verify(): Promise<WorldProblem[]> {
+		const problems: WorldProblem[] = [];
+		const max = limits().maxFileBytes;
+		for (const abs of new Set(this.copies.values())) {
+			const ref = this.references.get(abs)!;
+			const refuse = (why: string) => problems.push({ file: ref.file, ...(ref.where ? { where: ref.where } : {}), message: `${ref.what} ${why}` });
+			if (this.outside(abs)) {
+				refuse(`lies outside the folder the map is imported from (${this.dir})`);
+				continue;
+			}
+			const f = await confinedImage(this.root, abs);
+			if (!('real' in f)) {
+				refuse(f.why === 'lies outside' ? `lies outside the folder the map is imported from (${this.dir})` : f.why);
+				continue;
+			}
+			const size = (await stat(f.real)).size;
+			if (size > max) refuse(`is ${formatBytes(size)}, more than the ${formatBytes(max)} allowed (${LIMIT_ENV.maxFileBytes})`);
+		}
+		return problems;
 	}
 	text(dir: string, source: string, name: string, text: string): string {
 		const rel = this.place(dir, source, name);
@@ -96,7 +149,7 @@ const refuse = (src: string, problems: WorldProblem[]): never => {
  * Imports the map at `srcPath` as the world `name` in `worldsDir` (SIMULACRA_WORLDS or worlds/).
  * Throws WorldError (nothing written) for a refused map, a bad name or an existing world.
  */
-export async function importMap(srcPath: string, opts: { name: string; worldsDir?: string }): Promise<ImportReport> {
+export async function importMap(srcPath: string, opts: { name: string; worldsDir?: string; root?: string }): Promise<ImportReport> {
 	const { name } = opts;
 	const worlds = path.resolve(opts.worldsDir ?? defaultWorldsDir());
 	if (!WORLD_NAME.test(name))
@@ -115,11 +168,23 @@ export async function importMap(srcPath: string, opts: { name: string; worldsDir
 	if (!['.tmx', '.tmj', '.json'].includes(ext))
 		refuse(srcName, [{ file: srcName, message: `not a Tiled map: import a .tmx, .tmj or .json map (got "${ext || 'no extension'}")` }]);
 
-	const plan = new Plan();
+	// every file the map refers to must lie inside this folder: the map's own unless told
+	const rootDir = path.resolve(opts.root ?? path.dirname(src));
+	const realRoot = await realpath(rootDir).catch(() => refuse(srcName, [{ file: rootDir, message: 'the folder to import from does not exist' }]));
+	const inRoot = await confinedFile(realRoot, src);
+	if (!('real' in inRoot))
+		refuse(srcName, [{ file: srcName, message: `the map ${inRoot.why === 'lies outside' ? `lies outside the folder to import from (${rootDir})` : inRoot.why}` }]);
+	const max = limits().maxFileBytes;
+	if (info!.size > max)
+		refuse(srcName, [{ file: srcName, message: `the map is ${formatBytes(info!.size)}, more than the ${formatBytes(max)} allowed (${LIMIT_ENV.maxFileBytes})` }]);
+
+	const plan = new Plan(rootDir, realRoot);
 	const doc = ext === '.tmx' ? await planFromTmx(src, plan) : await planFromJson(src, plan);
 	doc.file = `${name}.tmx`;
 	const docProblems = checkMapDoc(doc);
 	if (docProblems.length) refuse(srcName, docProblems.map((p) => ({ ...p, file: srcName })));
+	const refused = await plan.verify();
+	if (refused.length) refuse(srcName, refused);
 
 	// ---- build the world in a hidden folder, read it back, then move it into place ----------
 	await mkdir(worlds, { recursive: true });
@@ -195,7 +260,7 @@ export function roleOf(l: DocLayer): LayerRole {
 
 async function planFromTmx(src: string, plan: Plan): Promise<MapDoc> {
 	const srcDir = path.dirname(src);
-	const { doc } = await readMapDocAt(src, srcDir, { outsideOk: true });
+	const { doc } = await readMapDocAt(src, plan.dir, { folderName: 'the folder the map is imported from' });
 	const tsxDone = new Map<string, string>();
 	for (const t of doc.tilesets) {
 		if (t.source !== undefined) {
@@ -210,22 +275,25 @@ async function planFromTmx(src: string, plan: Plan): Promise<MapDoc> {
 			t.xml = relocateImage(t.xml, srcDir, plan, 'tilesets/', path.basename(src));
 		}
 	}
-	for (const l of doc.layers) if (l.kind === 'other') l.xml = relocateLayerImage(l.xml, srcDir, plan, l.name);
+	for (const l of doc.layers) if (l.kind === 'other') l.xml = relocateLayerImage(l.xml, srcDir, plan, l.name, path.basename(src));
 	return doc;
 }
 
 /** Copies an external .tsx tileset (and its image) into tilesets/; returns the map's new source. */
 async function planTsx(abs: string, mapName: string, plan: Plan): Promise<string> {
 	const file = path.basename(abs);
+	if (plan.outside(abs)) return refuse(mapName, [{ file, message: `the tileset lies outside the folder the map is imported from (${plan.dir})` }]);
+	const found = await confinedFile(plan.root, abs);
+	if (!('real' in found)) return refuse(mapName, [{ file, message: `the tileset ${found.why === 'lies outside' ? `lies outside the folder the map is imported from (${plan.dir})` : found.why}` }]);
 	let text: string;
 	try {
-		text = await readFile(abs, 'utf8');
+		text = await readTextCapped(found.real);
 	} catch (e) {
 		return refuse(mapName, [{ file, message: `cannot read the tileset: ${(e as Error).message}` }]);
 	}
 	let root: XmlElement;
 	try {
-		root = parseXml(text);
+		root = parseXml(text, xmlLimits());
 	} catch (e) {
 		if (e instanceof XmlSyntaxError) return refuse(mapName, [{ file, where: `line ${e.line}, column ${e.column}`, message: `malformed XML: ${e.message}` }]);
 		throw e;
@@ -245,9 +313,10 @@ function relocateImage(ts: XmlElement, fromDir: string, plan: Plan, prefix: '' |
 	const children = ts.children.map((c) => {
 		if (c.name !== 'image' || !c.attrs.source) return c;
 		const abs = path.resolve(fromDir, c.attrs.source);
-		if (!existsSync(abs))
+		const ref = { file: file ?? 'map', ...(c.line ? { where: lineWhere(c.line) } : {}), what: `${label}: image "${c.attrs.source}"` };
+		if (!plan.outside(abs) && !existsSync(abs))
 			refuse(file ?? 'map', [{ file: file ?? 'map', where: lineWhere(c.line), message: `${label}: image "${c.attrs.source}" not found` }]);
-		const rel = plan.copy('tilesets', abs);
+		const rel = plan.copy('tilesets', abs, ref);
 		const source = prefix === 'tilesets/' ? rel : path.posix.basename(rel);
 		return { ...c, attrs: { ...c.attrs, source } };
 	});
@@ -255,15 +324,16 @@ function relocateImage(ts: XmlElement, fromDir: string, plan: Plan, prefix: '' |
 }
 
 /** An image layer's picture, copied into images/ when it exists. */
-function relocateLayerImage(el: XmlElement, fromDir: string, plan: Plan, layer: string): XmlElement {
+function relocateLayerImage(el: XmlElement, fromDir: string, plan: Plan, layer: string, file: string): XmlElement {
 	const children = el.children.map((c) => {
 		if (c.name !== 'image' || !c.attrs.source) return c;
 		const abs = path.resolve(fromDir, c.attrs.source);
-		if (!existsSync(abs)) {
+		if (!plan.outside(abs) && !existsSync(abs)) {
 			plan.warnings.push(`image layer "${layer}": its image "${c.attrs.source}" was not found and is not copied`);
 			return c;
 		}
-		return { ...c, attrs: { ...c.attrs, source: plan.copy('images', abs) } };
+		const ref = { file, ...(c.line ? { where: lineWhere(c.line) } : {}), what: `image layer "${layer}": image "${c.attrs.source}"` };
+		return { ...c, attrs: { ...c.attrs, source: plan.copy('images', abs, ref) } };
 	});
 	return { ...el, children };
 }
@@ -285,7 +355,7 @@ const el = (name: string, attrs: Record<string, string> = {}, children: XmlEleme
 async function readJsonDoc(abs: string, label: string, mapName: string): Promise<JsonDoc> {
 	let text: string;
 	try {
-		text = await readFile(abs, 'utf8');
+		text = await readTextCapped(abs);
 	} catch (e) {
 		return refuse(mapName, [{ file: label, message: `cannot read the file: ${(e as Error).message}` }]);
 	}
@@ -506,6 +576,10 @@ async function planFromJson(src: string, plan: Plan): Promise<MapDoc> {
 	const tileWidth = dim('tilewidth');
 	const tileHeight = dim('tileheight');
 	if (r.problems.errors.length) return refuse(srcName, r.problems.errors);
+	// every tile layer holds width x height tiles: refuse a map too large before decoding any
+	const tileLayers = Array.isArray(m.layers) ? m.layers.filter((l) => isObj(l) && l.type === 'tilelayer').length : 0;
+	const tooMany = tooManyTiles(width, height, tileLayers);
+	if (tooMany) return refuse(srcName, [{ file: srcName, message: tooMany }]);
 
 	const doc: MapDoc = {
 		file: srcName,
@@ -534,8 +608,14 @@ async function planFromJson(src: string, plan: Plan): Promise<MapDoc> {
 		const view = placeholderView(t.firstgid);
 		if (typeof t.source === 'string') {
 			const abs = path.resolve(srcDir, t.source);
-			if (!existsSync(abs)) {
-				r.error([...p, 'source'], `tileset file "${t.source}" not found`);
+			const found = plan.outside(abs) ? ({ missing: false, why: 'lies outside' } as const) : await confinedFile(plan.root, abs);
+			if (!('real' in found)) {
+				r.error(
+					[...p, 'source'],
+					found.missing
+						? `tileset file "${t.source}" not found`
+						: `tileset "${t.source}" ${found.why === 'lies outside' ? `lies outside the folder the map is imported from (${plan.dir})` : found.why}`
+				);
 				continue;
 			}
 			let rel = tsxDone.get(abs);
@@ -609,7 +689,7 @@ async function planFromJson(src: string, plan: Plan): Promise<MapDoc> {
 				if (typeof l.imageheight === 'number') ia.height = String(l.imageheight);
 				children.push(el('image', ia));
 			}
-			const xml = relocateLayerImage(el('imagelayer', {}, children), srcDir, plan, lname);
+			const xml = relocateLayerImage(el('imagelayer', {}, children), srcDir, plan, lname, srcName);
 			doc.layers.push({ ...base, kind: 'other', attrs, xml });
 		} else if (l.type === 'group') {
 			r.error([...p, 'type'], `group layer "${lname}" is not supported; move its layers to the top level and delete the group`);
@@ -665,12 +745,14 @@ function tileData(
 			return undefined;
 		}
 		let bytes: Buffer = Buffer.from(l.data, 'base64');
-		try {
-			if (compression === 'zlib') bytes = zlib.inflateSync(bytes);
-			else if (compression === 'gzip') bytes = zlib.gunzipSync(bytes);
-		} catch (e) {
-			r.error(p, `${label}: the ${String(compression)} data cannot be decompressed (${(e as Error).message})`);
-			return undefined;
+		if (compression) {
+			// never more than the layer's tiles take: a small "zip bomb" is stopped there
+			const out = inflateCapped(bytes, compression, count * 4);
+			if ('error' in out) {
+				r.error(p, `${label}: the ${String(compression)} data cannot be decompressed (${out.error})`);
+				return undefined;
+			}
+			bytes = out.bytes;
 		}
 		if (bytes.length % 4 !== 0) {
 			r.error(p, `${label}: the decoded data is ${bytes.length} bytes, not a whole number of 4-byte tiles`);
@@ -709,11 +791,11 @@ function tilesetElement(r: JsonReader, t: unknown, p: JsonPath, fromDir: string,
 		return undefined;
 	}
 	const imgAbs = path.resolve(fromDir, t.image);
-	if (!existsSync(imgAbs)) {
+	if (!plan.outside(imgAbs) && !existsSync(imgAbs)) {
 		r.error([...p, 'image'], `${label}: image "${t.image}" not found`);
 		return undefined;
 	}
-	const copied = plan.copy('tilesets', imgAbs);
+	const copied = plan.copy('tilesets', imgAbs, { file: r.file, where: r.where([...p, 'image']), what: `${label}: image "${t.image}"` });
 	const children: XmlElement[] = [];
 	if (isObj(t.tileoffset) && (t.tileoffset.x || t.tileoffset.y))
 		children.push(el('tileoffset', { x: str(t.tileoffset.x ?? 0), y: str(t.tileoffset.y ?? 0) }));

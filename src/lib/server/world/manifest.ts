@@ -230,6 +230,13 @@ const SETTING_RULES: Record<string, NumberRule> = {
 	'retrieval.weights.relevance': NON_NEGATIVE,
 	'retrieval.decay': UNIT,
 	'retrieval.topK': POSITIVE_INT,
+	'retrieval.k.summary': POSITIVE_INT,
+	'retrieval.k.plan': POSITIVE_INT,
+	'retrieval.k.reaction': POSITIVE_INT,
+	'retrieval.k.conversation': POSITIVE_INT,
+	'retrieval.k.dialogue': POSITIVE_INT,
+	// an extra retrieval, not in the paper: 0 leaves it out
+	'retrieval.k.onMind': NON_NEGATIVE_INT,
 	'reflection.threshold': POSITIVE,
 	'conversation.maxTurns': POSITIVE_INT,
 	'conversation.cooldownMinutes': NON_NEGATIVE

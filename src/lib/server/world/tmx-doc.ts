@@ -4,7 +4,7 @@
 // edits and tmx-parser reads, with everything the doc keeps as XML written back as read.
 
 import { randomBytes } from 'node:crypto';
-import { lstat, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import {
@@ -18,6 +18,7 @@ import {
 import { ProblemList, WorldError, type WorldProblem } from '../../world/problems';
 import type { XmlElement } from '../../world/xml';
 import { PathError, resolveInside, splitRelativePath } from '../files';
+import { readTextCapped } from '../limits';
 import { relativeTo, scanMap, type MapScan, type ScanOptions } from './tmx';
 
 // ---- reading -----------------------------------------------------------------------------------
@@ -47,7 +48,7 @@ export async function readMapDocAt(
 	const file = relativeTo(baseDir, mapAbs);
 	let xml: string;
 	try {
-		xml = await readFile(mapAbs, 'utf8');
+		xml = await readTextCapped(mapAbs);
 	} catch (e) {
 		throw new WorldError([{ file, message: `cannot read the map file: ${(e as Error).message}` }], `map "${file}"`);
 	}

@@ -7,12 +7,11 @@
 // the scan's own decoding, so a silent misreading cannot reach the world. The scan (`scanMap`)
 // is also what the map editor reads through (tmx-doc.ts), so both refuse the same things.
 
-import { readFile, open } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { parseXml, XmlSyntaxError, type XmlElement } from '../../world/xml';
+import { FileLimitError, imageTypeOf, inflateCapped, LIMIT_ENV, limits, readHead, readTextCapped, xmlLimits } from '../limits';
 import { lineWhere, type ProblemList } from '../../world/problems';
 import type { ObjectLayer, ObjectShape, ParsedMap, TileLayer, TilesetView } from '../../world/types';
 export type { MapObject, ObjectLayer, ParsedMap, TileLayer, ObjectShape } from '../../world/types';
@@ -123,10 +122,55 @@ export interface MapScan {
 
 export interface ScanOptions {
 	/**
-	 * Accept tileset images outside the base folder (a map read to be imported; its files are
-	 * copied into the new world). Their paths then start with "../".
+	 * What the base folder is called in messages: "the world folder" unless said otherwise
+	 * (an import names the folder it imports from). Every file the map refers to (tilesets,
+	 * their images) must be a regular file inside it, links resolved.
 	 */
-	outsideOk?: boolean;
+	folderName?: string;
+}
+
+const isInside = (root: string, p: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
+/**
+ * Where a file a map refers to really is: `undefined` with a reason when it is missing, lies
+ * outside `realBase` (directly or through a link) or is not a regular file.
+ */
+export async function confinedFile(
+	realBase: string,
+	abs: string
+): Promise<{ real: string } | { missing: true; why: string } | { missing: false; why: string }> {
+	let real: string;
+	try {
+		real = await realpath(abs);
+	} catch {
+		return { missing: true, why: 'not found' };
+	}
+	if (!isInside(realBase, real) || real === realBase) return { missing: false, why: 'lies outside' };
+	try {
+		await readHead(real, 0);
+	} catch (e) {
+		return { missing: false, why: e instanceof FileLimitError ? 'is not a regular file' : `cannot be read (${(e as Error).message})` };
+	}
+	return { real };
+}
+
+/** `confinedFile` for an image: also a PNG, JPEG, GIF, WebP or BMP by its first bytes. */
+export async function confinedImage(
+	realBase: string,
+	abs: string
+): Promise<{ real: string } | { missing: true; why: string } | { missing: false; why: string }> {
+	const f = await confinedFile(realBase, abs);
+	if (!('real' in f)) return f;
+	const head = await readHead(f.real, 16);
+	if (!imageTypeOf(head)) return { missing: false, why: 'is not an image (PNG, JPEG, GIF, WebP or BMP)' };
+	return f;
+}
+
+/** Why a map of `tiles` tiles over all its tile layers is refused, or undefined. */
+export function tooManyTiles(width: number, height: number, tileLayers: number, max = limits().maxTiles): string | undefined {
+	const tiles = width * height * Math.max(1, tileLayers);
+	if (tiles <= max) return undefined;
+	return `the map is ${width}x${height} tiles${tileLayers > 1 ? ` with ${tileLayers} tile layers` : ''}, ${tiles.toLocaleString('en')} tiles in all, more than the ${max.toLocaleString('en')} allowed (${LIMIT_ENV.maxTiles})`;
 }
 
 /** A map file's path relative to `baseDir`, with forward slashes. */
@@ -150,9 +194,18 @@ export async function scanMap(
 	const err = (line: number | string | undefined, message: string, inFile = file) =>
 		problems.error(inFile, typeof line === 'number' ? lineWhere(line) : line, message);
 
+	const lim = limits();
+	const folder = opts.folderName ?? 'the world folder';
+	let realBase: string;
+	try {
+		realBase = await realpath(baseDir);
+	} catch {
+		err(undefined, `the folder ${baseDir} cannot be read`);
+		return undefined;
+	}
 	let root: XmlElement;
 	try {
-		root = parseXml(xml);
+		root = parseXml(xml, xmlLimits(lim));
 	} catch (e) {
 		if (e instanceof XmlSyntaxError) {
 			err(`line ${e.line}, column ${e.column}`, `malformed XML: ${e.message}`);
@@ -212,6 +265,12 @@ export async function scanMap(
 		tileHeight === undefined
 	)
 		return undefined;
+	// every tile layer holds width x height tiles: refuse a map too large before decoding any
+	const tooMany = tooManyTiles(width, height, root.children.filter((c) => c.name === 'layer').length, lim.maxTiles);
+	if (tooMany) {
+		err(root.line, tooMany);
+		return undefined;
+	}
 
 	const layers: ScannedLayer[] = [];
 	const tilesets: ScannedTileset[] = [];
@@ -265,6 +324,13 @@ export async function scanMap(
 				return;
 			}
 			const text = data.text;
+			// count before splitting: a long run of commas must not become millions of strings
+			let commas = 0;
+			for (let at = text.indexOf(','); at >= 0 && commas < count; at = text.indexOf(',', at + 1)) commas++;
+			if (text.trim() !== '' && commas + 1 > count) {
+				err(data.line, `${label} has more than ${count} CSV values but a ${width}x${height} map needs ${count}`);
+				return;
+			}
 			const tokens = text.trim() === '' ? [] : text.split(',');
 			gids = new Uint32Array(tokens.length);
 			let pos = 0; // offset of the current token in the text
@@ -304,12 +370,14 @@ export async function scanMap(
 				return;
 			}
 			let bytes: Buffer = Buffer.from(b64, 'base64');
-			try {
-				if (compression === 'zlib') bytes = zlib.inflateSync(bytes);
-				else if (compression === 'gzip') bytes = zlib.gunzipSync(bytes);
-			} catch (e) {
-				err(data.line, `${label}: the ${compression} data cannot be decompressed (${(e as Error).message})`);
-				return;
+			if (compression) {
+				// never more than the layer's tiles take: a small "zip bomb" is stopped there
+				const out = inflateCapped(bytes, compression, count * 4);
+				if ('error' in out) {
+					err(data.line, `${label}: the ${compression} data cannot be decompressed (${out.error})`);
+					return;
+				}
+				bytes = out.bytes;
 			}
 			if (bytes.length % 4 !== 0) {
 				err(data.line, `${label}: the decoded data is ${bytes.length} bytes, not a whole number of 4-byte tiles`);
@@ -422,19 +490,29 @@ export async function scanMap(
 				);
 				return;
 			}
-			if (!existsSync(abs)) {
-				err(el.line, `tileset file "${tsFile}" not found (source="${source}")`);
+			if (tsFile.startsWith('../') || path.isAbsolute(tsFile)) {
+				err(el.line, `tileset "${source}" lies outside ${folder}`);
+				return;
+			}
+			const found = await confinedFile(realBase, abs);
+			if (!('real' in found)) {
+				err(
+					el.line,
+					found.missing
+						? `tileset file "${tsFile}" not found (source="${source}")`
+						: `tileset "${source}" ${found.why}${found.why === 'lies outside' ? ` ${folder}` : ''}`
+				);
 				return;
 			}
 			let tsx: string;
 			try {
-				tsx = await readFile(abs, 'utf8');
+				tsx = await readTextCapped(found.real, lim.maxFileBytes);
 			} catch (e) {
 				err(el.line, `cannot read tileset file "${tsFile}": ${(e as Error).message}`);
 				return;
 			}
 			try {
-				ts = parseXml(tsx);
+				ts = parseXml(tsx, xmlLimits(lim));
 			} catch (e) {
 				if (e instanceof XmlSyntaxError) {
 					err(`line ${e.line}, column ${e.column}`, `malformed XML: ${e.message}`, tsFile);
@@ -476,17 +554,24 @@ export async function scanMap(
 		}
 		const imgAbs = path.resolve(baseTsDir, imgSource);
 		const imgRel = rel(imgAbs);
-		if (!opts.outsideOk && (imgRel.startsWith('../') || path.isAbsolute(imgRel))) {
-			err(image.line, `${label}: image "${imgSource}" lies outside the world folder`, tsFile);
+		if (imgRel.startsWith('../') || path.isAbsolute(imgRel)) {
+			err(image.line, `${label}: image "${imgSource}" lies outside ${folder}`, tsFile);
 			return;
 		}
-		if (!existsSync(imgAbs)) {
-			err(image.line, `${label}: image file "${imgRel}" not found (source="${imgSource}")`, tsFile);
+		const img = await confinedImage(realBase, imgAbs);
+		if (!('real' in img)) {
+			err(
+				image.line,
+				img.missing
+					? `${label}: image file "${imgRel}" not found (source="${imgSource}")`
+					: `${label}: image "${imgSource}" ${img.why}${img.why === 'lies outside' ? ` ${folder}` : ''}`,
+				tsFile
+			);
 			return;
 		}
 		let imageWidth = Number(image.attrs.width ?? NaN);
 		let imageHeight = Number(image.attrs.height ?? NaN);
-		const real = await pngSize(imgAbs);
+		const real = await pngSize(img.real);
 		if (real) {
 			if (
 				Number.isFinite(imageWidth) &&
@@ -618,7 +703,7 @@ export async function readMap(
 
 	let xml: string;
 	try {
-		xml = await readFile(mapAbs, 'utf8');
+		xml = await readTextCapped(mapAbs);
 	} catch (e) {
 		err(undefined, `cannot read the map file: ${(e as Error).message}`);
 		return undefined;

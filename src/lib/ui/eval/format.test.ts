@@ -89,6 +89,7 @@ describe('links and names', () => {
 	it('names the paper\'s conditions and keeps other ids', () => {
 		expect(conditionLabel('no-reflection')).toBe('no reflection');
 		expect(conditionLabel('crowdworker')).toBe('crowdworker');
+		expect(conditionLabel('human')).toBe('human-written (crowdworker)');
 	});
 
 	it('writes durations', () => {

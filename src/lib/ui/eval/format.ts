@@ -3,7 +3,7 @@
 // shows on. The figures' text is what the page's test ids carry, so it is defined here once.
 
 import type { EventReport, FactDiffusion, KnowsAnswer, NetworkReport } from '$lib/api-eval';
-import { conditionOf } from '$lib/eval/questions';
+import { answerConditionLabel } from '$lib/eval/questions';
 
 /** A share as a percentage: one decimal at most, none when whole ("4%", "33.3%", "100%"); "–" when not a number. */
 export function percent(share: number): string {
@@ -85,7 +85,7 @@ export function attendanceFigures(e: EventReport): AttendanceFigures {
 
 /** A condition's readable name ("no reflection"); the id itself for conditions of other studies. */
 export function conditionLabel(id: string): string {
-	return conditionOf(id)?.label ?? id;
+	return answerConditionLabel(id) ?? id;
 }
 
 export const VERDICT_TEXT: Record<KnowsAnswer['verdict'], string> = {

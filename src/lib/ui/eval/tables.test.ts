@@ -135,6 +135,13 @@ describe('interview answers', () => {
 		expect(rows[1].category).toBe('memory');
 	});
 
+	it('puts a human-written answer beside the model\'s, where a person wrote one', () => {
+		const human = { agent: 'b', question: 'occupation', condition: 'human' as const, text: 'occupation?', answer: 'I bake bread.', updated: '2024-01-01T00:00:00.000Z' };
+		const rows = interviewRows({ ...set, human: [human] });
+		expect(rows.map((r) => r.human?.answer)).toEqual([undefined, undefined, 'I bake bread.']);
+		expect('human' in interviewRows(set)[0]).toBe(false);
+	});
+
 	it('filters rows by agent and category', () => {
 		const rows = interviewRows(set);
 		expect(filterInterviewRows(rows, 'a', '').length).toBe(2);

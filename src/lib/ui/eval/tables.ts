@@ -3,7 +3,7 @@
 // neighbours, the diffusion chart's data table and an interview set's answers per agent x
 // question with the conditions side by side. Pure.
 
-import type { EvalReport, EventReport, FactDiffusion, InterviewAnswerRecord, InterviewSet, KnowsAnswer, NetworkReport } from '$lib/api-eval';
+import type { EvalReport, EventReport, FactDiffusion, HumanAnswerRecord, InterviewAnswerRecord, InterviewSet, KnowsAnswer, NetworkReport } from '$lib/api-eval';
 import type { ConditionId, QuestionCategory } from '$lib/eval/questions';
 
 /** How one answer counts, for the matrix's colours and the filters. */
@@ -105,10 +105,13 @@ export interface InterviewRow {
 	text: string;
 	/** the answer under each condition of the set (missing when not asked) */
 	answers: Partial<Record<ConditionId, InterviewAnswerRecord>>;
+	/** the answer a person wrote (condition human), when one was */
+	human?: HumanAnswerRecord;
 }
 
 /** One row per agent and question (the set's orders), the conditions' answers side by side. */
-export function interviewRows(set: Pick<InterviewSet, 'agents' | 'questions' | 'answers'>): InterviewRow[] {
+export function interviewRows(set: Pick<InterviewSet, 'agents' | 'questions' | 'answers' | 'human'>): InterviewRow[] {
+	const human = new Map((set.human ?? []).map((h) => [`${h.agent}\n${h.question}`, h]));
 	const byKey = new Map<string, InterviewAnswerRecord[]>();
 	for (const a of set.answers) {
 		const key = `${a.agent}\n${a.question}`;
@@ -123,7 +126,8 @@ export function interviewRows(set: Pick<InterviewSet, 'agents' | 'questions' | '
 			if (!list) continue;
 			const answers: InterviewRow['answers'] = {};
 			for (const a of list) answers[a.condition] = a;
-			rows.push({ agent: agent.id, name: agent.name, question: q.id, category: q.category, text: list[0].text, answers });
+			const written = human.get(`${agent.id}\n${q.id}`);
+			rows.push({ agent: agent.id, name: agent.name, question: q.id, category: q.category, text: list[0].text, answers, ...(written ? { human: written } : {}) });
 		}
 	return rows;
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryView } from '$lib/api-types';
-import { ANY_MEMORY, filterMemories, reflectionTree } from './memories';
+import { ANY_MEMORY, filterMemories, memorySources, reflectionTree } from './memories';
+
+const SOURCE: Record<string, MemoryView['source']> = { observation: 'observed', reflection: 'reflected', conversation: 'conversation', plan: 'planned', thought: 'seed' };
 
 function mem(index: number, kind: string, description: string, extra: Partial<MemoryView> = {}): MemoryView {
-	return { id: `m${index}`, index, kind, description, created: index * 1000, step: index, importance: index % 10, lastAccess: index * 1000, ...extra };
+	return { id: `m${index}`, index, kind, source: SOURCE[kind], description, created: index * 1000, step: index, importance: index % 10, lastAccess: index * 1000, ...extra };
 }
 
 describe('memory browser', () => {
@@ -19,6 +21,13 @@ describe('memory browser', () => {
 		expect(filterMemories(stream, { ...ANY_MEMORY, kind: 'observation' }).map((m) => m.id)).toEqual(['m1', 'm0']);
 		expect(filterMemories(stream, { ...ANY_MEMORY, text: 'klaus LIBRARY' }).map((m) => m.id)).toEqual(['m0']);
 		expect(filterMemories(stream, { ...ANY_MEMORY, from: 1000, to: 3000 }).map((m) => m.id)).toEqual(['m3', 'm2', 'm1']);
+	});
+
+	it('filters by source: a note taken after a conversation is found with the conversations', () => {
+		const withNote = [...stream, mem(5, 'thought', 'plans to go to the party', { source: 'conversation', with: 'maria' })];
+		expect(filterMemories(withNote, { ...ANY_MEMORY, source: 'conversation' }).map((m) => m.id)).toEqual(['m5', 'm4']);
+		expect(filterMemories(withNote, { ...ANY_MEMORY, kind: 'thought', source: 'seed' })).toEqual([]);
+		expect(memorySources(withNote)).toEqual(['observed', 'conversation', 'reflected']);
 	});
 
 	it('orders by importance or last access', () => {

@@ -2,12 +2,15 @@
 // they cite (a reflection may cite other reflections).
 
 import type { MemoryView } from '$lib/api-types';
+import type { MemorySource } from '$lib/engine/memory';
 
 export type MemorySort = 'newest' | 'oldest' | 'importance' | 'access';
 
 export interface MemoryFilter {
 	/** '' for every kind */
 	kind: string;
+	/** '' for every source */
+	source?: string;
 	text: string;
 	/** game ms bounds on creation; null for open */
 	from: number | null;
@@ -15,13 +18,14 @@ export interface MemoryFilter {
 	sort: MemorySort;
 }
 
-export const ANY_MEMORY: MemoryFilter = { kind: '', text: '', from: null, to: null, sort: 'newest' };
+export const ANY_MEMORY: MemoryFilter = { kind: '', source: '', text: '', from: null, to: null, sort: 'newest' };
 
 export function filterMemories(memories: readonly MemoryView[], f: MemoryFilter): MemoryView[] {
 	const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
 	const out = memories.filter(
 		(m) =>
 			(!f.kind || m.kind === f.kind) &&
+			(!f.source || m.source === f.source) &&
 			(f.from === null || m.created >= f.from) &&
 			(f.to === null || m.created <= f.to) &&
 			words.every((w) => m.description.toLowerCase().includes(w))
@@ -37,6 +41,23 @@ export function filterMemories(memories: readonly MemoryView[], f: MemoryFilter)
 
 export function memoryKinds(memories: readonly MemoryView[]): string[] {
 	return [...new Set(memories.map((m) => m.kind))].sort();
+}
+
+/** How the memory panel names each source. */
+export const SOURCE_TEXT: Record<MemorySource, string> = {
+	seed: 'seed',
+	observed: 'observed',
+	conversation: 'heard in conversation',
+	planned: 'planned',
+	reflected: 'reflected',
+	'inner-voice': 'inner voice',
+	interview: 'interview'
+};
+
+/** The sources present, in the order of SOURCE_TEXT. */
+export function memorySources(memories: readonly MemoryView[]): MemorySource[] {
+	const present = new Set(memories.map((m) => m.source));
+	return (Object.keys(SOURCE_TEXT) as MemorySource[]).filter((s) => present.has(s));
 }
 
 export interface CitationNode {

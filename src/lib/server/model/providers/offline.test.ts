@@ -234,6 +234,38 @@ describe('offline rules', () => {
 		expect((await ask('react', { ...v, other: '', other_status: '', observation: 'the stove is burning' })).react).toBe(true);
 	});
 
+	it('reacts to an object in an emergency and not to a mundane state, and re-plans around it', async () => {
+		const seen = (observation: string) => ask('react', { ...SAMPLE_VARS.react, other: '', other_status: '', hours_since_chat: 999, observation });
+		for (const observation of ['stove is burning', 'toaster is on fire', 'bathroom sink is flooding', 'oven is smoking', 'fridge is broken', 'kettle is overheating']) {
+			const answer = await seen(observation);
+			expect(answer, observation).toMatchObject({ react: true, talk: false });
+			expect(answer.reaction, observation).toMatch(/take care of it/);
+		}
+		for (const observation of ['stove is in use', 'stove is heating up', 'coffee machine is brewing coffee', 'bed is being slept in', 'piano is being played', 'shelf is being browsed']) {
+			expect(await seen(observation), observation).toEqual({ react: false, talk: false, reaction: '' });
+		}
+		// Asleep, nothing is noticed.
+		expect((await ask('react', { ...SAMPLE_VARS.react, other: '', other_status: '', observation: 'stove is burning', status: 'sleeping' })).react).toBe(false);
+		const { reaction } = await seen('stove is burning');
+		const { blocks } = (await ask('replan', { name: 'X', summary: '', time: '12:05 pm', reaction: reaction as string, remaining: ['12:00 pm (60 min): eating lunch', '10:00 pm (120 min): sleeping (asleep)'] })) as {
+			blocks: { start: string; activity: string; sleep: boolean }[];
+		};
+		expect(blocks[0]).toMatchObject({ start: '12:05', activity: 'taking care of the stove', sleep: false });
+		expect(blocks.at(-1)).toMatchObject({ start: '22:00', activity: 'sleeping', sleep: true });
+	});
+
+	it('marks the night and naps as sleep in a schedule, and nothing else', async () => {
+		const { blocks } = (await ask('hourly_schedule', {
+			...SAMPLE_VARS.hourly_schedule,
+			wake_hour: 7,
+			agenda: ['wake up at 7:00 am', 'work from 8:00 am to 12:00 pm', 'take a nap at 1:00 pm', 'go to bed at 11:00 pm']
+		})) as { blocks: { start: string; minutes: number; activity: string; sleep: boolean }[] };
+		const asleep = blocks.filter((b) => b.sleep);
+		expect(asleep.at(-1)).toMatchObject({ start: '23:00', minutes: 60, sleep: true });
+		expect(asleep.some((b) => b.start === '13:00' && /nap/.test(b.activity))).toBe(true);
+		expect(blocks.filter((b) => !b.sleep).some((b) => b.start === '14:00')).toBe(true);
+	});
+
 	it('spreads news from one agent to a second and on to a third', async () => {
 		const converse = async (a: string, aMemories: string[], b: string, bMemories: string[]) => {
 			const history: string[] = [];
@@ -311,7 +343,7 @@ describe('offline rules', () => {
 
 	it('re-plans from now without overlaps', async () => {
 		const { blocks } = (await ask('replan', SAMPLE_VARS.replan)) as { blocks: { start: string; minutes: number; activity: string }[] };
-		expect(blocks[0]).toEqual({ start: '14:00', minutes: 20, activity: 'talking with Priya Sen about the supper' });
+		expect(blocks[0]).toEqual({ start: '14:00', minutes: 20, activity: 'talking with Priya Sen about the supper', sleep: false });
 		expect(blocks.map((b) => b.activity)).toContain('relaxing at home');
 		expect(blocks[1].start).toBe('14:30');
 		const toMin = (s: string) => Number(s.slice(0, 2)) * 60 + Number(s.slice(3));

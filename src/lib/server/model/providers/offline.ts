@@ -790,7 +790,12 @@ interface Block {
 	start: string;
 	minutes: number;
 	activity: string;
+	/** asleep for the whole block: the night, or a nap */
+	sleep: boolean;
 }
+
+/** Blocks the stand-in marks as asleep: the night's sleep and naps. */
+const ASLEEP = /^sleeping$|\bnap(?:s|ping)?\b/i;
 
 function hourlySchedule(vars: TemplateVars): Block[] {
 	const DAY = 24 * 60;
@@ -863,7 +868,7 @@ function hourlySchedule(vars: TemplateVars): Block[] {
 		const chunk = label === 'sleeping' ? j - i : 60;
 		for (let k = i; k < j; k += chunk) {
 			const minutes = Math.min(chunk, j - k);
-			if (minutes >= 5) blocks.push({ start: clock24(k), minutes, activity: truncate(label, 200) });
+			if (minutes >= 5) blocks.push({ start: clock24(k), minutes, activity: truncate(label, 200), sleep: ASLEEP.test(label) });
 			else if (blocks.length) blocks[blocks.length - 1].minutes += minutes;
 		}
 		i = j;
@@ -1002,10 +1007,13 @@ function replan(vars: TemplateVars): Block[] {
 	let cursor = now;
 	if (reaction) {
 		const minutes = /\b(talk|chat|conversation|greet)\w*/i.test(reaction) ? 20 : 30;
-		blocks.push({ start: clock24(cursor), minutes, activity: truncate(reaction, 200) });
+		blocks.push({ start: clock24(cursor), minutes, activity: truncate(reaction, 200), sleep: false });
 		cursor += minutes;
 	}
-	for (const item of list(vars, 'remaining')) {
+	for (const line of list(vars, 'remaining')) {
+		// "(asleep)" marks a sleep block; it stays one.
+		const asleep = /\(asleep\)\s*$/i.test(line);
+		const item = line.replace(/\s*\(asleep\)\s*$/i, '');
 		const start = timeMentions(item)[0]?.minutes;
 		const length = Number(item.match(/\((\d+)\s*min/i)?.[1] ?? item.match(/\b(\d+)\s*min(?:ute)?s?\b/i)?.[1] ?? 60);
 		const text = stripTimes(item.replace(/\(\s*\d+\s*min(?:ute)?s?\s*\)|\b\d+\s*min(?:ute)?s?\b/gi, ''))
@@ -1019,7 +1027,7 @@ function replan(vars: TemplateVars): Block[] {
 		if (begin >= DAY - 5) break;
 		const minutes = Math.min(end, DAY) - begin;
 		if (minutes >= 5) {
-			blocks.push({ start: clock24(begin), minutes: Math.min(720, minutes), activity });
+			blocks.push({ start: clock24(begin), minutes: Math.min(720, minutes), activity, sleep: asleep || ASLEEP.test(activity) });
 			cursor = begin + minutes;
 		}
 	}
@@ -1239,7 +1247,7 @@ function objectState(activity: string, object: string): string {
 
 const BUSY_TALKING = /\b(conversation|chatting|talking with|in a call|on the phone)\b/i;
 const SLEEPING = /\b(sleep\w*|asleep|in bed|napping)\b/i;
-const HAZARD = /\b(burning|on fire|fire|smok\w*|broken|leak\w*|overflow\w*|flood\w*|spill\w*)\b/i;
+const HAZARD = /\b(burning|burnt|on fire|fire|flames?|smok\w*|broken|break(?:s|ing)? down|leak\w*|overflow\w*|flood\w*|spill\w*|overheat\w*|spark\w*|explod\w*|collaps\w*|shatter\w*|cracked|jammed|clogged|short-circuit\w*)\b/i;
 const LEISURE = /\b(eat\w*|breakfast|lunch|dinner|meal|coffee|espresso|tea|relax\w*|rest\w*|walk\w*|stroll\w*|break|read(?:s|ing)?|waiting|sitting|greeting|catching up|people|neighbou?rs|party|guests|mingling|serving|customers?|orders?|counter|bar|drinks)\b/i;
 const FOCUSED = /\b(writ\w*|drafting|outlining|revising|stud(?:y|ies|ying|ents?)|research\w*|cod(?:e|ing)|exam|lecture|teach\w*|grading|taking notes|practis\w*|rehears\w*|paint\w*|animat\w*|working through)\b/i;
 

@@ -54,7 +54,7 @@ describe('OpenAIProvider over HTTP', () => {
 	});
 
 	it('asks for JSON mode when configured', async () => {
-		const { server, provider } = await setup({ chat: () => ({ json: chatCompletion('{}') }) }, { jsonMode: true });
+		const { server, provider } = await setup({ chat: () => ({ json: chatCompletion('{}') }) }, { structured: 'json_object' });
 		await provider.chat(chatReq);
 		expect((server.chatRequests()[0].body as { response_format: unknown }).response_format).toEqual({ type: 'json_object' });
 	});
@@ -142,15 +142,15 @@ describe('OpenAIProvider over HTTP', () => {
 		expect(Array.from(again[0])).toEqual(Array.from(vectors[2]));
 	});
 
-	it('orders embeddings by index and checks their dimension', async () => {
+	it('orders embeddings by index and refuses ones that are not lists of numbers', async () => {
 		const { provider } = await setup({ dims: 2, embeddings: () => ({ json: embeddingsResponse([[0, 1], [1, 0]]) }) });
 		const out = await provider.embed(['a', 'b']);
 		expect(Array.from(out[0])).toEqual([0, 1]);
 		await server!.close();
-		const s = await startFakeOpenAI({ embeddings: () => ({ json: embeddingsResponse([[1, 2, 3]]) }) });
+		const s = await startFakeOpenAI({ embeddings: () => ({ json: { data: [{ index: 0, embedding: 'AAAA' }] } }) });
 		server = s;
 		const p = new OpenAIProvider({ baseURL: s.url, apiKey: KEY, embedModel: 'x', dimensions: 2 });
-		await expect(p.embed(['a'])).rejects.toThrow(/got 3 dimensions, expected 2 \(set SIMULACRA_EMBED_DIMENSIONS\)/);
+		await expect(p.embed(['a'])).rejects.toThrow(/embeddings \(x\) at http:\/\/127\.0\.0\.1:\d+\/v1: an embedding is not a list of numbers/);
 	});
 });
 
@@ -245,12 +245,103 @@ describe('openAIOptionsFromEnv', () => {
 			SIMULACRA_MODEL_TIMEOUT_MS: '5000',
 			SIMULACRA_JSON_MODE: 'off'
 		});
-		expect(o).toMatchObject({ baseURL: 'http://127.0.0.1:1234/v1', apiKey: 'k', chatModel: 'llama', embedModel: 'nomic-embed-text', concurrency: 2, timeoutMs: 5000, jsonMode: false });
-		expect(new OpenAIProvider(o).dimensions).toBe(768);
+		expect(o).toMatchObject({ baseURL: 'http://127.0.0.1:1234/v1', apiKey: 'k', chatModel: 'llama', embedModel: 'nomic-embed-text', concurrency: 2, timeoutMs: 5000, structured: 'off' });
+		expect(openAIOptionsFromEnv({}).structured).toBe('json_schema');
+		expect(openAIOptionsFromEnv({ SIMULACRA_JSON_MODE: 'on' }).structured).toBe('json_object');
+		expect(openAIOptionsFromEnv({ SIMULACRA_STRUCTURED: 'off', SIMULACRA_JSON_MODE: 'on' }).structured).toBe('off');
+		// a known model's dimension is a hint, learned for real from the first embedding
+		expect(new OpenAIProvider(o)).toMatchObject({ dimensions: 768, learnDimensions: true });
+		expect(new OpenAIProvider({ ...o, dimensions: 512 })).toMatchObject({ dimensions: 512, learnDimensions: false });
 	});
 
 	it('names a bad variable', () => {
 		expect(() => openAIOptionsFromEnv({ SIMULACRA_MODEL_CONCURRENCY: 'many' })).toThrow('SIMULACRA_MODEL_CONCURRENCY must be a positive integer (got "many")');
-		expect(() => new OpenAIProvider({ apiKey: 'k', embedModel: 'mystery' })).toThrow(/set SIMULACRA_EMBED_DIMENSIONS/);
+		expect(() => openAIOptionsFromEnv({ SIMULACRA_STRUCTURED: 'grammar' })).toThrow('SIMULACRA_STRUCTURED must be one of json_schema, json_object, off (got "grammar")');
+		expect(() => openAIOptionsFromEnv({ OPENAI_BASE_URL: 'localhost:11434' })).toThrow(/OPENAI_BASE_URL: must start with http:\/\/ or https:\/\//);
+		expect(new OpenAIProvider({ apiKey: 'k', embedModel: 'mystery' })).toMatchObject({ dimensions: 0, learnDimensions: true });
+	});
+});
+
+describe('structured outputs', () => {
+	type Body = { model: string; response_format?: { type: string; json_schema?: { name: string; strict: boolean; schema: Record<string, unknown> } }; messages: unknown[] };
+
+	it('sends the call\'s JSON Schema, with the enum of its options, strict, and keeps sending it in repair rounds', async () => {
+		const { server } = await setup({ chat: (_, n) => ({ json: chatCompletion(n === 0 ? '{"choice": "attic"}' : '{"choice": "kitchen"}') }) });
+		const provider = new OpenAIProvider({ baseURL: server.url, apiKey: KEY, dimensions: 8 });
+		const g = new ModelGateway({ provider, templates: set });
+		expect(await g.complete({ template: 'choose_arena', vars: SAMPLE_VARS.choose_arena, key: 'k' })).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		const bodies = server.chatRequests().map((r) => r.body as Body);
+		expect(bodies).toHaveLength(2);
+		for (const body of bodies) {
+			expect(body.response_format).toEqual({
+				type: 'json_schema',
+				json_schema: {
+					name: 'choose_arena',
+					strict: true,
+					schema: {
+						type: 'object',
+						properties: { choice: { type: 'string', description: 'One of the options, copied exactly.', enum: SAMPLE_VARS.choose_arena.options } },
+						required: ['choice'],
+						additionalProperties: false
+					}
+				}
+			});
+		}
+		expect(bodies[1].messages).toHaveLength(4);
+	});
+
+	it('binds list lengths and item numbers to the call, and leaves out what strict mode refuses', async () => {
+		const { server } = await setup({ chat: () => ({ json: chatCompletion('{"ratings": [2, 5, 9]}') }) });
+		const provider = new OpenAIProvider({ baseURL: server.url, apiKey: KEY, dimensions: 8 });
+		await new ModelGateway({ provider, templates: set }).complete({ template: 'importance', vars: SAMPLE_VARS.importance, key: 'k' });
+		const schema = (server.chatRequests()[0].body as Body).response_format!.json_schema!.schema as { properties: { ratings: Record<string, unknown> } };
+		expect(schema.properties.ratings).toMatchObject({ type: 'array', minItems: 3, maxItems: 3 });
+		await new ModelGateway({ provider, templates: set }).complete({ template: 'action_emoji', vars: SAMPLE_VARS.action_emoji, key: 'k2' });
+		const emoji = (server.chatRequests()[1].body as Body).response_format!.json_schema!.schema as { properties: { emoji: Record<string, unknown> } };
+		expect(emoji.properties.emoji).toEqual({ type: 'string', description: 'One or two emoji, nothing else.' });
+	});
+
+	it('asks for any JSON object with json_object, and for nothing with off', async () => {
+		const { server } = await setup({ chat: () => ({ json: chatCompletion('{"choice": "kitchen"}') }) });
+		for (const structured of ['json_object', 'off'] as const) {
+			const provider = new OpenAIProvider({ baseURL: server.url, apiKey: KEY, dimensions: 8, structured });
+			const answer = await new ModelGateway({ provider, templates: set }).complete({ template: 'choose_arena', vars: SAMPLE_VARS.choose_arena, key: 'k' });
+			expect(answer.failsafe).toBe(false);
+		}
+		const [jsonObject, off] = server.chatRequests().map((r) => r.body as Body);
+		expect(jsonObject.response_format).toEqual({ type: 'json_object' });
+		expect(off).not.toHaveProperty('response_format');
+	});
+
+	it('extracts answers from servers that ignore the format: prose, fences, trailing commas, single quotes', async () => {
+		const answers = [
+			'Sure! The best place is the kitchen.\n```json\n{"choice": "kitchen",}\n```',
+			"I would pick {'choice': 'kitchen'} because that is where the oven is.",
+			'<think>the oven is in the kitchen</think>\n{\n  // best fit\n  "choice": "kitchen",\n}'
+		];
+		const { server } = await setup({ chat: (_, n) => ({ json: chatCompletion(answers[n]) }) });
+		const provider = new OpenAIProvider({ baseURL: server.url, apiKey: KEY, dimensions: 8, structured: 'off' });
+		const calls: RecordedCall[] = [];
+		const g = new ModelGateway({ provider, templates: set, recorder: (c) => calls.push(c) });
+		for (let i = 0; i < answers.length; i++) {
+			expect(await g.complete({ template: 'choose_arena', vars: SAMPLE_VARS.choose_arena, key: `k${i}` })).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		}
+		expect(calls.map((c) => c.attempts)).toEqual([1, 1, 1]);
+		expect(server.chatRequests()).toHaveLength(3);
+	});
+
+	it('says which setting to change when a server refuses response_format', async () => {
+		const { provider } = await setup({ chat: () => ({ status: 400, json: { error: { message: "Invalid value for 'response_format'" } } }) });
+		const err = await provider.chat({ ...chatReq, jsonSchema: { type: 'object', properties: {}, required: [], additionalProperties: false } }).catch((e: Error) => e);
+		expect(err.message).toMatch(/HTTP 400: .*response_format.* \(if this server does not accept response_format, set this endpoint's "structured" to "json_object" or "off"\)$/);
+	});
+
+	it('records the endpoint host and model of each call', async () => {
+		const { server } = await setup({ chat: () => ({ json: chatCompletion('{"choice": "kitchen"}') }) });
+		const provider = new OpenAIProvider({ baseURL: server.url, apiKey: KEY, chatModel: 'qwen2.5:7b', dimensions: 8 });
+		const calls: RecordedCall[] = [];
+		await new ModelGateway({ provider, templates: set, recorder: (c) => calls.push(c) }).complete({ template: 'choose_arena', vars: SAMPLE_VARS.choose_arena, key: 'k' });
+		expect(calls[0]).toMatchObject({ provider: 'openai', endpoint: new URL(server.url).host, model: 'qwen2.5:7b' });
+		expect(calls[0].endpoint).toMatch(/^127\.0\.0\.1:\d+$/);
 	});
 });

@@ -2,18 +2,33 @@
 // Retries are ours rather than the SDK's so that they are bounded, use injected jitter (runs
 // stay reproducible in tests) and honour Retry-After. The API key never appears in an error
 // message: every message leaving this file is scrubbed.
+//
+// Each chat request asks for JSON as the endpoint's `structured` setting says: the call's JSON
+// Schema as strict structured outputs (`json_schema`, the default), any JSON object
+// (`json_object`), or nothing (`off`).
 
 import OpenAI from 'openai';
 import { Semaphore } from '../semaphore';
-import { ProviderError, type ChatRequest, type ChatResult, type ModelProvider } from './types';
+import { ProviderError, type ChatRequest, type ChatResult, type ModelProvider, type ModelRoute } from './types';
 import { mulberry32 } from '../../../engine/rng';
+import {
+	DEFAULT_CHAT_MODEL,
+	DEFAULT_EMBED_MODEL,
+	endpointHost,
+	modelConfigFromEnv,
+	OPENAI_BASE_URL,
+	safeURL,
+	type StructuredMode
+} from '../config';
+
+export { DEFAULT_CHAT_MODEL, DEFAULT_EMBED_MODEL } from '../config';
 
 export interface OpenAIProviderOptions {
 	baseURL?: string;
 	apiKey?: string;
 	chatModel?: string;
 	embedModel?: string;
-	/** embedding dimension; needed for models not in the built-in table */
+	/** embedding dimension; when unset it is learned from the first embedding (see KNOWN_DIMENSIONS for hints) */
 	dimensions?: number;
 	/** requests in flight at once (default 8) */
 	concurrency?: number;
@@ -30,16 +45,14 @@ export interface OpenAIProviderOptions {
 	/** a number in [0, 1) per call; default a seeded generator */
 	jitter?: () => number;
 	sleep?: (ms: number) => Promise<void>;
-	/** ask for `response_format: json_object` (default: only against OpenAI itself) */
-	jsonMode?: boolean;
+	/** how JSON is asked for (default `json_schema`: the call's schema, strict) */
+	structured?: StructuredMode;
 	/** texts per embeddings request (default 128) */
 	embedBatchSize?: number;
 }
 
-export const DEFAULT_CHAT_MODEL = 'gpt-4o-mini';
-export const DEFAULT_EMBED_MODEL = 'text-embedding-3-small';
-
-const KNOWN_DIMENSIONS: Record<string, number> = {
+/** Dimensions of well-known embedding models: a hint until the first embedding says otherwise. */
+export const KNOWN_DIMENSIONS: Record<string, number> = {
 	'text-embedding-3-small': 1536,
 	'text-embedding-3-large': 3072,
 	'text-embedding-ada-002': 1536,
@@ -49,46 +62,26 @@ const KNOWN_DIMENSIONS: Record<string, number> = {
 	'bge-m3': 1024
 };
 
-function envNumber(env: NodeJS.ProcessEnv, name: string, check: (n: number) => boolean, what: string): number | undefined {
-	const raw = env[name]?.trim();
-	if (!raw) return undefined;
-	const n = Number(raw);
-	if (!Number.isFinite(n) || !check(n)) throw new Error(`${name} must be ${what} (got "${raw}")`);
-	return n;
-}
-
-/** Settings from OPENAI_BASE_URL, OPENAI_API_KEY, SIMULACRA_CHAT_MODEL, SIMULACRA_EMBED_MODEL, SIMULACRA_EMBED_DIMENSIONS, SIMULACRA_MODEL_CONCURRENCY, SIMULACRA_MODEL_TIMEOUT_MS, SIMULACRA_MODEL_MAX_RETRIES, SIMULACRA_JSON_MODE. */
+/** Provider options from the classic environment variables (see `modelConfigFromEnv`), key included. */
 export function openAIOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): OpenAIProviderOptions {
-	const positiveInt = (n: number) => Number.isInteger(n) && n > 0;
-	const json = env.SIMULACRA_JSON_MODE?.trim().toLowerCase();
+	const config = modelConfigFromEnv(env);
+	const ep = config.endpoints.default;
 	return {
-		baseURL: env.OPENAI_BASE_URL?.trim() || undefined,
+		baseURL: env.OPENAI_BASE_URL?.trim() ? ep.baseURL : undefined,
 		apiKey: env.OPENAI_API_KEY?.trim() || undefined,
-		chatModel: env.SIMULACRA_CHAT_MODEL?.trim() || DEFAULT_CHAT_MODEL,
-		embedModel: env.SIMULACRA_EMBED_MODEL?.trim() || DEFAULT_EMBED_MODEL,
-		dimensions: envNumber(env, 'SIMULACRA_EMBED_DIMENSIONS', positiveInt, 'a positive integer'),
-		concurrency: envNumber(env, 'SIMULACRA_MODEL_CONCURRENCY', positiveInt, 'a positive integer') ?? 8,
-		timeoutMs: envNumber(env, 'SIMULACRA_MODEL_TIMEOUT_MS', positiveInt, 'a positive number of milliseconds'),
-		maxRetries: envNumber(env, 'SIMULACRA_MODEL_MAX_RETRIES', (n) => Number.isInteger(n) && n >= 0, 'a whole number'),
-		jsonMode: json === undefined || json === '' ? undefined : ['1', 'true', 'yes', 'on'].includes(json)
+		chatModel: config.chat.model,
+		embedModel: config.embed.model,
+		dimensions: config.embed.dimensions,
+		concurrency: ep.concurrency,
+		timeoutMs: ep.timeoutMs,
+		maxRetries: ep.maxRetries,
+		structured: ep.structured
 	};
 }
 
 /** Reproducible backoff jitter. */
 export function seededJitter(seed = 0x5eed): () => number {
 	return mulberry32(seed);
-}
-
-function safeURL(url: string): string {
-	try {
-		const u = new URL(url);
-		u.username = '';
-		u.password = '';
-		u.search = '';
-		return u.toString().replace(/\/$/, '');
-	} catch {
-		return '(invalid URL)';
-	}
 }
 
 interface Failure {
@@ -103,7 +96,10 @@ export class OpenAIProvider implements ModelProvider {
 	readonly model: string;
 	readonly embedModel: string;
 	readonly dimensions: number;
+	readonly learnDimensions: boolean;
 	readonly label: string;
+	/** host (and port) of the endpoint */
+	readonly endpoint: string;
 	private readonly client: OpenAI;
 	private readonly secret: string;
 	private readonly sem: Semaphore;
@@ -114,9 +110,10 @@ export class OpenAIProvider implements ModelProvider {
 	private readonly maxRetryAfterMs: number;
 	private readonly jitter: () => number;
 	private readonly sleep: (ms: number) => Promise<void>;
-	private readonly jsonMode: boolean;
+	private readonly structured: StructuredMode;
 	private readonly batchSize: number;
-	private readonly endpoint: string;
+	/** the base URL without credentials, for messages */
+	private readonly url: string;
 
 	constructor(options: OpenAIProviderOptions = {}) {
 		const baseURL = options.baseURL;
@@ -126,11 +123,11 @@ export class OpenAIProvider implements ModelProvider {
 		this.secret = options.apiKey ?? '';
 		this.model = options.chatModel ?? DEFAULT_CHAT_MODEL;
 		this.embedModel = options.embedModel ?? DEFAULT_EMBED_MODEL;
-		const dims = options.dimensions ?? KNOWN_DIMENSIONS[this.embedModel];
-		if (!dims) throw new Error(`unknown dimension for embedding model "${this.embedModel}": set SIMULACRA_EMBED_DIMENSIONS`);
-		this.dimensions = dims;
-		this.endpoint = baseURL ? safeURL(baseURL) : 'https://api.openai.com/v1';
-		this.label = `${this.model} (OpenAI-compatible, ${this.endpoint})`;
+		this.learnDimensions = options.dimensions === undefined;
+		this.dimensions = options.dimensions ?? KNOWN_DIMENSIONS[this.embedModel] ?? 0;
+		this.url = safeURL(baseURL ?? OPENAI_BASE_URL);
+		this.endpoint = endpointHost(baseURL ?? OPENAI_BASE_URL);
+		this.label = `${this.model} (OpenAI-compatible, ${this.url})`;
 		this.sem = new Semaphore(options.concurrency ?? 8);
 		this.timeoutMs = options.timeoutMs ?? 60_000;
 		this.maxRetries = options.maxRetries ?? 4;
@@ -139,21 +136,38 @@ export class OpenAIProvider implements ModelProvider {
 		this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
 		this.jitter = options.jitter ?? seededJitter();
 		this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-		this.jsonMode = options.jsonMode ?? !baseURL;
+		this.structured = options.structured ?? 'json_schema';
 		this.batchSize = Math.max(1, options.embedBatchSize ?? 128);
 		this.client = new OpenAI({
 			apiKey: this.secret || 'no-key',
 			// Explicit, so the SDK does not pick up a different OPENAI_BASE_URL from the environment.
-			baseURL: baseURL ?? 'https://api.openai.com/v1',
+			baseURL: baseURL ?? OPENAI_BASE_URL,
 			maxRetries: 0,
 			timeout: this.timeoutMs
 		});
 	}
 
+	route(): ModelRoute {
+		return { provider: this.name, endpoint: this.endpoint, model: this.model };
+	}
+
+	/** The `response_format` for a request, as the endpoint's `structured` setting says. */
+	private responseFormat(req: ChatRequest): OpenAI.Chat.ChatCompletionCreateParams['response_format'] | undefined {
+		if (this.structured === 'json_object') return { type: 'json_object' };
+		if (this.structured === 'json_schema' && req.jsonSchema) {
+			// A name is letters, digits, "_" and "-", at most 64 characters.
+			const name = req.template.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'answer';
+			return { type: 'json_schema', json_schema: { name, strict: true, schema: req.jsonSchema } };
+		}
+		return undefined;
+	}
+
 	async chat(req: ChatRequest): Promise<ChatResult> {
 		const { temperature, max_tokens, top_p, presence_penalty, frequency_penalty, seed, stop } = req.sampling;
+		const model = req.model ?? this.model;
+		const responseFormat = this.responseFormat(req);
 		const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
-			model: this.model,
+			model,
 			messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
 			...(temperature !== undefined && { temperature }),
 			...(max_tokens !== undefined && { max_tokens }),
@@ -162,9 +176,9 @@ export class OpenAIProvider implements ModelProvider {
 			...(frequency_penalty !== undefined && { frequency_penalty }),
 			...(seed !== undefined && { seed }),
 			...(stop !== undefined && { stop }),
-			...(this.jsonMode && { response_format: { type: 'json_object' as const } })
+			...(responseFormat && { response_format: responseFormat })
 		};
-		const res = await this.withRetries(`chat (${this.model})`, () => this.client.chat.completions.create(body, { timeout: this.timeoutMs }));
+		const res = await this.withRetries(`chat (${model})`, () => this.client.chat.completions.create(body, { timeout: this.timeoutMs }), responseFormat !== undefined);
 		return {
 			text: res.choices?.[0]?.message?.content ?? '',
 			tokens: { prompt: res.usage?.prompt_tokens ?? 0, completion: res.usage?.completion_tokens ?? 0 }
@@ -183,7 +197,7 @@ export class OpenAIProvider implements ModelProvider {
 				);
 				const data = [...(res.data ?? [])].sort((a, b) => a.index - b.index);
 				if (data.length !== batch.length) {
-					throw new ProviderError(`embeddings (${this.embedModel}) at ${this.endpoint}: got ${data.length} vectors for ${batch.length} texts`, 1);
+					throw new ProviderError(`embeddings (${this.embedModel}) at ${this.url}: got ${data.length} vectors for ${batch.length} texts`, 1);
 				}
 				return data.map((d) => this.toVector(d.embedding));
 			})
@@ -191,13 +205,10 @@ export class OpenAIProvider implements ModelProvider {
 		return results.flat();
 	}
 
+	/** A unit-length copy of an embedding; its size is checked by the gateway, which knows what to expect. */
 	private toVector(raw: unknown): Float32Array {
-		if (!Array.isArray(raw)) throw new ProviderError(`embeddings (${this.embedModel}) at ${this.endpoint}: an embedding is not a list of numbers`, 1);
-		if (raw.length !== this.dimensions) {
-			throw new ProviderError(
-				`embeddings (${this.embedModel}) at ${this.endpoint}: got ${raw.length} dimensions, expected ${this.dimensions} (set SIMULACRA_EMBED_DIMENSIONS)`,
-				1
-			);
+		if (!Array.isArray(raw) || raw.length === 0 || raw.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
+			throw new ProviderError(`embeddings (${this.embedModel}) at ${this.url}: an embedding is not a list of numbers`, 1);
 		}
 		const v = Float32Array.from(raw as number[]);
 		let norm = 0;
@@ -246,7 +257,7 @@ export class OpenAIProvider implements ModelProvider {
 		return Math.round(exp * (0.5 + 0.5 * this.jitter()));
 	}
 
-	private async withRetries<T>(what: string, call: () => Promise<T>): Promise<T> {
+	private async withRetries<T>(what: string, call: () => Promise<T>, structured = false): Promise<T> {
 		for (let attempt = 1; ; attempt++) {
 			try {
 				// The slot is held only while the request is in flight, not while backing off.
@@ -255,7 +266,12 @@ export class OpenAIProvider implements ModelProvider {
 				const f = this.classify(e);
 				if (!f.retryable || attempt > this.maxRetries) {
 					const tries = attempt === 1 ? '1 attempt' : `${attempt} attempts`;
-					throw new ProviderError(this.scrub(`${what} at ${this.endpoint} failed after ${tries}: ${f.message}`), attempt, f.status);
+					// A server that does not understand `response_format` refuses the request.
+					const hint =
+						structured && (f.status === 400 || f.status === 422)
+							? ` (if this server does not accept response_format, set this endpoint's "structured" to ${this.structured === 'json_schema' ? '"json_object" or ' : ''}"off")`
+							: '';
+					throw new ProviderError(this.scrub(`${what} at ${this.url} failed after ${tries}: ${f.message}${hint}`), attempt, f.status);
 				}
 				await this.sleep(f.retryAfterMs ?? this.backoff(attempt));
 			}

@@ -15,7 +15,25 @@ export interface ChatRequest {
 	vars: TemplateVars;
 	messages: ChatMessage[];
 	sampling: Sampling;
+	/**
+	 * The JSON Schema the answer must follow (the template's output schema bound to this call's
+	 * inputs, in the strict form; see prompts/json-schema.ts). A provider that can ask its server
+	 * for structured outputs sends it; the others ignore it.
+	 */
+	jsonSchema?: Record<string, unknown>;
+	/** a model to answer instead of the provider's own chat model (set by a routed provider) */
+	model?: string;
 }
+
+/** Who answers a template: the provider, its endpoint (host only, e.g. "127.0.0.1:11434") and the model. */
+export interface ModelRoute {
+	provider: string;
+	endpoint: string;
+	model: string;
+}
+
+/** Provenance of providers that name no endpoint: they answer in the server process. */
+export const LOCAL_ENDPOINT = 'local';
 
 export interface TokenCounts {
 	prompt: number;
@@ -34,10 +52,21 @@ export interface ModelProvider {
 	/** chat model name */
 	readonly model: string;
 	readonly embedModel: string;
-	/** embedding dimension */
+	/**
+	 * Embedding dimension. When `learnDimensions` is set it is only a hint (0 when unknown):
+	 * the gateway learns the real one from the first embedding.
+	 */
 	readonly dimensions: number;
+	/** the dimension is not configured and is learned from the first embedding */
+	readonly learnDimensions?: boolean;
 	/** how the UI names this provider */
 	readonly label: string;
+	/** host (and port) of the chat endpoint; absent for in-process providers */
+	readonly endpoint?: string;
+	/** host (and port) of the embeddings endpoint, when it differs from `endpoint` */
+	readonly embedEndpoint?: string;
+	/** who answers `template` (a routed provider picks endpoint and model per template) */
+	route?(template: string): ModelRoute;
 	chat(req: ChatRequest): Promise<ChatResult>;
 	/** one unit-length vector per text */
 	embed(texts: string[]): Promise<Float32Array[]>;

@@ -1,0 +1,161 @@
+// The limits on everything that comes from outside: map and tileset files, imported files,
+// XML, compressed tile data and request bodies. Every reader checks them before it allocates,
+// so a hostile file or request is refused with a clear message instead of exhausting memory.
+// Each limit can be set in the environment (README, "Security"); a value that is not a
+// positive whole number is ignored with the default kept.
+
+import { open, stat } from 'node:fs/promises';
+import zlib from 'node:zlib';
+import type { XmlLimits } from '../world/xml';
+
+export interface Limits {
+	/** tiles of a map summed over its tile layers (width x height x tile layers) */
+	maxTiles: number;
+	/** bytes of any one file read from a world or an import (maps, tilesets, images, JSON) */
+	maxFileBytes: number;
+	/** XML: bytes of one document, element nesting depth and number of elements */
+	maxXmlBytes: number;
+	maxXmlDepth: number;
+	maxXmlElements: number;
+	/** bytes of a request body (a map saved or checked by the editor may use `maxMapBodyBytes`) */
+	maxBodyBytes: number;
+	maxMapBodyBytes: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+	maxTiles: 4_000_000,
+	maxFileBytes: 64 * 1024 * 1024,
+	maxXmlBytes: 64 * 1024 * 1024,
+	maxXmlDepth: 64,
+	maxXmlElements: 1_000_000,
+	maxBodyBytes: 4 * 1024 * 1024,
+	maxMapBodyBytes: 64 * 1024 * 1024
+});
+
+/** The environment variable of each limit. */
+export const LIMIT_ENV: Readonly<Record<keyof Limits, string>> = Object.freeze({
+	maxTiles: 'SIMULACRA_MAX_TILES',
+	maxFileBytes: 'SIMULACRA_MAX_FILE_BYTES',
+	maxXmlBytes: 'SIMULACRA_MAX_XML_BYTES',
+	maxXmlDepth: 'SIMULACRA_MAX_XML_DEPTH',
+	maxXmlElements: 'SIMULACRA_MAX_XML_ELEMENTS',
+	maxBodyBytes: 'SIMULACRA_MAX_BODY_BYTES',
+	maxMapBodyBytes: 'SIMULACRA_MAX_MAP_BODY_BYTES'
+});
+
+/** The limits in force: the defaults, each replaced by its environment variable when that is set. */
+export function limits(env: Record<string, string | undefined> = process.env): Limits {
+	const out = { ...DEFAULT_LIMITS };
+	for (const key of Object.keys(LIMIT_ENV) as (keyof Limits)[]) {
+		const raw = env[LIMIT_ENV[key]]?.trim();
+		if (!raw) continue;
+		const v = Number(raw);
+		if (Number.isSafeInteger(v) && v > 0) out[key] = v;
+	}
+	return out;
+}
+
+export function xmlLimits(l: Limits = limits()): XmlLimits {
+	return { maxBytes: l.maxXmlBytes, maxDepth: l.maxXmlDepth, maxElements: l.maxXmlElements };
+}
+
+/** "64 MiB", "1.5 KiB", "200 bytes". */
+export function formatBytes(n: number): string {
+	if (n < 1024) return `${n} bytes`;
+	const units = ['KiB', 'MiB', 'GiB'];
+	let v = n / 1024;
+	let u = 0;
+	while (v >= 1024 && u < units.length - 1) {
+		v /= 1024;
+		u++;
+	}
+	return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[u]}`;
+}
+
+/** A file refused before it was read: not a regular file, or larger than allowed. */
+export class FileLimitError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'FileLimitError';
+	}
+}
+
+/**
+ * Reads a regular file of at most `max` bytes. Devices, pipes and folders are refused without
+ * reading, and so is a file whose size is over the limit; the read itself stops at the limit,
+ * so a file that grows meanwhile cannot pass it either.
+ */
+export async function readFileCapped(abs: string, max = limits().maxFileBytes): Promise<Buffer> {
+	// checked before opening: opening a pipe would wait for a writer
+	if (!(await stat(abs)).isFile()) throw new FileLimitError('it is not a regular file');
+	const fh = await open(abs, 'r');
+	try {
+		const info = await fh.stat();
+		if (!info.isFile()) throw new FileLimitError('it is not a regular file');
+		if (info.size > max)
+			throw new FileLimitError(`it is ${formatBytes(info.size)}, more than the ${formatBytes(max)} allowed (${LIMIT_ENV.maxFileBytes})`);
+		const buf = Buffer.alloc(Math.min(info.size, max) + 1);
+		let got = 0;
+		for (;;) {
+			const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
+			if (bytesRead === 0) break;
+			got += bytesRead;
+			if (got > max) throw new FileLimitError(`it is more than the ${formatBytes(max)} allowed (${LIMIT_ENV.maxFileBytes})`);
+			if (got === buf.length) break;
+		}
+		return buf.subarray(0, got);
+	} finally {
+		await fh.close();
+	}
+}
+
+export async function readTextCapped(abs: string, max = limits().maxFileBytes): Promise<string> {
+	return (await readFileCapped(abs, max)).toString('utf8');
+}
+
+/**
+ * Inflates zlib or gzip data to at most `max` bytes. Decompression stops as soon as the output
+ * would pass the cap, so a small "zip bomb" costs no more than `max` bytes of memory.
+ */
+export function inflateCapped(
+	data: Uint8Array,
+	kind: 'zlib' | 'gzip',
+	max: number
+): { bytes: Buffer } | { error: string } {
+	try {
+		const opts = { maxOutputLength: Math.max(1, max) };
+		const bytes = kind === 'zlib' ? zlib.inflateSync(data, opts) : zlib.gunzipSync(data, opts);
+		return { bytes };
+	} catch (e) {
+		const code = (e as NodeJS.ErrnoException).code;
+		if (code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError)
+			return { error: `it decompresses to more than the ${formatBytes(max)} the layer's tiles take` };
+		return { error: (e as Error).message };
+	}
+}
+
+/** Image types a tileset or image layer may use, told by their first bytes. */
+export function imageTypeOf(head: Uint8Array): 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp' | undefined {
+	const b = head;
+	if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a)
+		return 'png';
+	if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+	if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61)
+		return 'gif';
+	if (b.length >= 12 && String.fromCharCode(...b.subarray(0, 4)) === 'RIFF' && String.fromCharCode(...b.subarray(8, 12)) === 'WEBP') return 'webp';
+	if (b.length >= 2 && b[0] === 0x42 && b[1] === 0x4d) return 'bmp';
+	return undefined;
+}
+
+/** The first `n` bytes of a file. */
+export async function readHead(abs: string, n = 16): Promise<Buffer> {
+	if (!(await stat(abs)).isFile()) throw new FileLimitError('it is not a regular file');
+	const fh = await open(abs, 'r');
+	try {
+		const buf = Buffer.alloc(n);
+		const { bytesRead } = await fh.read(buf, 0, n, 0);
+		return buf.subarray(0, bytesRead);
+	} finally {
+		await fh.close();
+	}
+}

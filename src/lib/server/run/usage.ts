@@ -1,0 +1,65 @@
+// A run's usage (tokens and dollars per agent, template and model) read from its calls.jsonl:
+// only each line's head (up to the prompt) is decoded, which holds the tokens in runs written
+// since they were put there; older lines are parsed whole.
+
+import path from 'node:path';
+import type { Price } from '../../api-types';
+import { JsonlIndex } from '../ide/jsonl-index';
+import type { RunMeta } from '../journal/journal';
+import { modelAtStep, UsageCounter, type CostedCall } from './cost';
+
+/** The head of a calls.jsonl line. */
+export interface CallHead {
+	s: number;
+	key: string;
+	template: string;
+	agent?: string;
+	tokens?: { prompt: number; completion: number };
+	provider?: string;
+	model?: string;
+}
+
+export function callHead(head: string): CallHead {
+	const c = JSON.parse(head) as CallHead;
+	return {
+		s: c.s,
+		key: c.key,
+		template: c.template,
+		agent: c.agent,
+		...(c.tokens && { tokens: c.tokens }),
+		...(c.provider !== undefined && { provider: c.provider }),
+		...(c.model !== undefined && { model: c.model })
+	};
+}
+
+/** An index of a run's calls.jsonl whose summaries are the lines' heads. */
+export function callIndex(runDir: string): JsonlIndex<CallHead> {
+	return new JsonlIndex(path.join(runDir, 'calls.jsonl'), callHead, { stop: 'prompt' });
+}
+
+/** The price function of a run: the prices run.json records, else `fallback`. */
+export function runPrices(meta: RunMeta, fallback: (model: string) => Price | null = () => null): (provider: string, model: string) => Price | null {
+	return (_provider, model) => meta.prices?.[model] ?? fallback(model);
+}
+
+/** A usage counter for `meta`'s run. */
+export function usageCounter(meta: RunMeta, fallback?: (model: string) => Price | null): UsageCounter {
+	return new UsageCounter(runPrices(meta, fallback), modelAtStep({ provider: meta.model.provider, model: meta.model.model }, meta.modelChanges));
+}
+
+/** Adds lines [from, index.count) of a refreshed index to `counter`; returns index.count. */
+export function countCalls(index: JsonlIndex<CallHead>, counter: UsageCounter, from = 0): number {
+	for (let i = from; i < index.count; i++) {
+		const head = index.summaries[i];
+		const call: CostedCall = head.tokens ? (head as CostedCall) : (JSON.parse(index.line(i)) as CostedCall);
+		counter.add(call);
+	}
+	return index.count;
+}
+
+/** The usage of the calls in a run's journal (its own calls, not a fork's parent's). */
+export function journalUsage(runDir: string, meta: RunMeta, fallback?: (model: string) => Price | null): UsageCounter {
+	const counter = usageCounter(meta, fallback);
+	countCalls(callIndex(runDir).refresh(), counter);
+	return counter;
+}

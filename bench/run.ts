@@ -13,6 +13,7 @@ import { benchUi } from './ui';
 import { benchEditor } from './editor';
 import { benchCompare } from './compare';
 import { benchWorkbench } from './workbench';
+import { benchCost } from './cost';
 
 interface Row {
 	bench: string;
@@ -66,7 +67,7 @@ async function latencyBench(): Promise<Row[]> {
 	}
 }
 
-const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi, editor: benchEditor, diff: benchDiff, compare: benchCompare, workbench: benchWorkbench };
+const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi, editor: benchEditor, diff: benchDiff, compare: benchCompare, workbench: benchWorkbench, cost: benchCost };
 BENCHES['any-answer'] = async () => (await import('./any-answer')).benchAnyAnswer();
 
 async function main() {

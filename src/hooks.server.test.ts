@@ -4,12 +4,13 @@
 // own requests (same origin, JSON) and non-browser clients reach the routes; bodies are limited.
 // The world routes are also run for real behind the hook.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { getRequest, setResponse } from '@sveltejs/kit/node';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handle } from './hooks.server';
 import { copyWorld, removeWorldCopies } from '$lib/server/world/testing';
@@ -86,6 +87,9 @@ beforeAll(async () => {
 	worldsDir = path.dirname(copyWorld());
 	process.env.SIMULACRA_WORLDS = worldsDir;
 	process.env.SIMULACRA_HOME = home;
+	// the prompt routes write into the working prompt folder: a copy
+	process.env.SIMULACRA_PROMPTS = path.join(home, 'prompts');
+	cpSync(path.join(ROUTES_DIR, '..', '..', 'prompts'), process.env.SIMULACRA_PROMPTS, { recursive: true });
 	delete process.env.HOST;
 	delete process.env.SIMULACRA_ACCESS_TOKEN;
 	delete process.env.SIMULACRA_ALLOWED_HOSTS;
@@ -319,5 +323,47 @@ describe('request bodies', () => {
 		expect(JSON.parse(ok.body)).toHaveProperty('errors');
 		const bad = await send('POST', '/api/worlds/tiny/check', { ...own(), ...json }, '{"doc":');
 		expect([bad.status, JSON.parse(bad.body)]).toEqual([400, { message: 'the request body is not valid JSON' }]);
+	});
+});
+
+describe('every API body, fuzzed', () => {
+	const bodies = fc.oneof(
+		fc.json({ maxDepth: 5 }),
+		fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify({ doc: v, id: v, world: v, steps: v, text: v, name: v })),
+		fc.string({ unit: 'binary', maxLength: 300 }),
+		fc.constantFrom('', '{', '[]', 'null', '"x"', '{"__proto__":{"a":1}}', '{"doc":{"file":"../../etc/passwd"}}', '['.repeat(5000), '{"a":'.repeat(3000))
+	);
+	const types = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/merge-patch+json', 'text/plain', 'application/x-www-form-urlencoded', undefined);
+
+	it('is answered with a status under 500 and a JSON message, never a stack trace, on every state-changing route', { timeout: 60_000 }, async () => {
+		for (const c of changing) REAL.add(c.id);
+		const logged = vi.spyOn(console, 'error');
+		try {
+			await fc.assert(
+				fc.asyncProperty(fc.nat(changing.length - 1), bodies, types, fc.boolean(), async (k, body, type, sameOrigin) => {
+					const c = changing[k];
+					const p = concrete(c.id).replace(/\/x(?=\/|$)/, '/tiny');
+					const headers: Record<string, string> = { ...(type ? { 'content-type': type } : {}), ...(sameOrigin ? own() : { origin: 'http://evil.example' }) };
+					const t0 = performance.now();
+					const r = await send(c.method, p, headers, body);
+					const label = `${c.method} ${p} ${type} ${JSON.stringify(body).slice(0, 80)}`;
+					expect(r.status, label).toBeLessThan(500);
+					expect(performance.now() - t0, label).toBeLessThan(5000);
+					if (r.status >= 400) {
+						// the world and prompt routes answer { message }, the run routes { error }
+						const parsed = JSON.parse(r.body) as { message?: unknown; error?: unknown };
+						expect(typeof (parsed.message ?? parsed.error), label).toBe('string');
+						expect(r.body, label).not.toMatch(/\n\s+at \S.*:\d+:\d+|\bat .*\.ts:\d+/);
+					}
+					if (!sameOrigin) expect(r.status, label).toBe(403);
+				}),
+				{ numRuns: 150, seed: 13 }
+			);
+			expect(logged.mock.calls.map((c) => String(c[0]))).toEqual([]);
+		} finally {
+			logged.mockRestore();
+			REAL.clear();
+			for (const id of ['/api/worlds/[world]/map', '/api/worlds/[world]/check', '/api/worlds']) REAL.add(id);
+		}
 	});
 });

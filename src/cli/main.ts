@@ -123,7 +123,7 @@ function budgetFrom(values: { 'budget-tokens'?: string; 'budget-usd'?: string })
 function estimateText(e: RunEstimate): string {
 	const n = (x: number) => Math.round(x).toLocaleString('en');
 	return [
-		`estimate for ${n(e.steps)} steps, ${e.agents} agents, ${e.model}${e.languageModel ? '' : ' (not a language model)'}:`,
+		`estimate for ${n(e.steps)} steps, ${e.agents} agents, ${e.model}:`,
 		`  ${n(e.calls)} calls (${e.callsPerAgentStep.toFixed(3)} per agent-step), ${n(e.tokens.prompt)} prompt + ${n(e.tokens.completion)} completion tokens` +
 			` (${n(e.tokensPerCall.prompt)} + ${n(e.tokensPerCall.completion)} per call)`,
 		`  cost ${e.usd === null ? 'unknown (no price configured)' : formatUsd(e.usd)}${e.price ? ` at $${e.price.input} / $${e.price.output} per million input / output tokens` : ''}`,

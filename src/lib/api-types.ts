@@ -161,7 +161,7 @@ export interface RunInfo extends RunListing {
 	/** the models the run talks to now (absent in runs made before it was recorded) */
 	identity?: ModelIdentity;
 	/** model changes accepted on resume or fork, oldest first */
-	modelChanges: ModelChange[];
+	modelChanges?: ModelChange[];
 }
 
 /**

@@ -18,7 +18,7 @@ import { Simulation, type SimInput, type Snapshot } from './sim';
 import { createTestWorld, scriptedModel } from './testing';
 
 /** more runs with PROPERTY_RUNS=n, longer ones with PROPERTY_STEPS=n, other draws with PROPERTY_SEED=n */
-const RUNS = Number(process.env.PROPERTY_RUNS) || 8;
+const RUNS = Number(process.env.PROPERTY_RUNS) || 24;
 const SEED = Number(process.env.PROPERTY_SEED) || 20_230_213;
 const STEPS = Number(process.env.PROPERTY_STEPS) || 180;
 

@@ -1,9 +1,10 @@
 // Safe file access below a fixed folder. Every path that comes from a URL or a user goes
 // through `resolveInside`, so a request can never read outside the folder it names.
 
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { defaultWorldsDir } from './world/analyse';
+import { readTextCapped } from './limits';
 
 /** A refused or missing path; `status` is the HTTP status a route should answer with. */
 export class PathError extends Error {
@@ -107,7 +108,7 @@ export async function listWorlds(worldsDir: string): Promise<WorldEntry[]> {
 		}
 		let name = id;
 		try {
-			const parsed: unknown = JSON.parse(await readFile(manifest, 'utf8'));
+			const parsed: unknown = JSON.parse(await readTextCapped(manifest));
 			if (parsed && typeof parsed === 'object' && 'name' in parsed && typeof parsed.name === 'string') {
 				name = parsed.name;
 			}

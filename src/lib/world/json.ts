@@ -24,6 +24,9 @@ export interface JsonDoc {
 
 const pathKey = (path: JsonPath) => JSON.stringify(path);
 
+/** Objects and lists nested deeper than this are refused (no world file comes near it). */
+export const MAX_DEPTH = 256;
+
 /** Parses strict JSON (RFC 8259). Throws JsonSyntaxError naming line and column. */
 export function parseJson(text: string): JsonDoc {
 	const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -82,6 +85,7 @@ export function parseJson(text: string): JsonDoc {
 	const readValue = (path: (string | number)[]): unknown => {
 		skip();
 		const c = src[i];
+		if ((c === '{' || c === '[') && path.length >= MAX_DEPTH) fail(`values nest more than ${MAX_DEPTH} deep`, i);
 		if (c === '{') {
 			i++;
 			const obj: Record<string, unknown> = {};

@@ -155,8 +155,11 @@ describe('behaviour diff', () => {
 		const fork = (await startRun({ home, from: { run: town, step: t }, steps: steps - t, inputs: [input] })).run;
 		const d = await computeDiff(town, fork, { home });
 		expect(d.steps).toEqual({ start: t, end: steps });
-		expect(d.firstDivergence).toMatchObject({ step: t, frame: t + 1, reason: 'state', agent: null, template: null });
-		expect(d.firstDivergence?.parts).toContain('inputs');
+		// Ayesha sees the fire in the step it starts and judges it at once: her first call of that
+		// step (rating the new observation before the reaction's retrievals) exists only in the fork
+		expect(d.firstDivergence).toMatchObject({ step: t, frame: t + 1, reason: 'missing', agent: 'ayesha-khan', template: 'importance' });
+		expect(d.firstDivergence?.b).toBeDefined();
+		expect(d.firstDivergence?.a).toBeUndefined();
 		expect(d.changes).toContainEqual({ kind: 'input', key: String(t), a: null, b: 'Johnson Park:garden:vegetable patch set to "on fire"' });
 		const moved = d.agents.filter((a) => a.differingSteps > 0);
 		expect(moved.length).toBeGreaterThan(0);

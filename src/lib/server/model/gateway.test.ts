@@ -22,7 +22,7 @@ class ScriptedProvider implements ModelProvider {
 	readonly name = 'scripted';
 	readonly model = 'script-1';
 	readonly embedModel = 'script-embed';
-	readonly dimensions = 3;
+	readonly dimensions: number = 3;
 	readonly label = 'scripted test provider';
 	readonly chats: ChatRequest[] = [];
 	readonly embedded: string[][] = [];

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeHandler, type FakeOpenAI } from '../model/testing/fake-openai';
+import { embeddingsResponse, fakeVector, startFakeOpenAI, type FakeHandler, type FakeOpenAI } from '../model/testing/fake-openai';
 import { openRun, resumeRun, startRun } from './runner';
 
 const root = mkdtempSync(path.join(tmpdir(), 'model-change-'));
@@ -28,7 +28,6 @@ function useModel(chat: string, dims = 8): void {
 let serverDims = 8;
 
 beforeAll(async () => {
-	const { embeddingsResponse, fakeVector } = await import('../model/testing/fake-openai');
 	server = await startFakeOpenAI({
 		embeddings: (req, n) => {
 			if (embedHandler) return embedHandler(req, n);
@@ -123,7 +122,7 @@ describe('faults pause, never abort', () => {
 			void n;
 			if (down && server.embeddingRequests().length > failFrom) return { status: 503, json: { error: { message: 'overloaded' } } };
 			const input = (req.body as { input: string[] }).input;
-			return { json: { object: 'list', data: input.map((t, index) => ({ object: 'embedding', index, embedding: fakeVec(t) })) } };
+			return { json: embeddingsResponse(input.map((t) => fakeVector(t, 8))) };
 		};
 		const paused = await startRun({ world: 'the-ville-3', seed: 5, steps: 380, model: 'openai', home: home('f2') });
 		down = false;
@@ -148,7 +147,3 @@ describe('faults pause, never abort', () => {
 		expect(done.stateHash).toBe(whole.stateHash);
 	}, 120_000);
 });
-
-// the test server's vectors (fakeVector with 8 dimensions), for the handler above
-import { fakeVector } from '../model/testing/fake-openai';
-const fakeVec = (t: string) => fakeVector(t, 8);

@@ -18,7 +18,7 @@ import type { Budget, ModelChange, PauseInfo, Price, UsageRow } from '../../api-
 import { budgetReached, type UsageCounter } from './cost';
 import { checkModelChange } from './identity';
 import { createModel, type LiveModel, type ModelChoice } from './models';
-import { journalUsage, usageCounter } from './usage';
+import { journalUsage } from './usage';
 
 export interface RunOptions {
 	world?: string;

@@ -4,7 +4,7 @@
 // atomic (temporary file + rename), and every path from a request stays inside its world folder.
 
 import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_SETTINGS } from '../../engine/types';
 import type {
@@ -21,7 +21,7 @@ import { ProblemList, WorldError, type WorldProblem } from '../../world/problems
 import { parseXml, type XmlElement } from '../../world/xml';
 import { analyseZones } from '../../world/zones';
 import { listWorlds, PathError, resolveInside, splitRelativePath, type WorldEntry } from '../files';
-import { limits, readTextCapped, xmlLimits } from '../limits';
+import { FileLimitError, limits, readTextCapped, xmlLimits } from '../limits';
 import { projectRoot } from '../paths';
 import { analyseWorld, checkPersonaPlaces } from './analyse';
 import { checkManifest, checkPersonaFile, parseJsonFile } from './manifest';
@@ -47,6 +47,7 @@ export function errorBody(err: unknown): { status: number; body: { message: stri
 	if (err instanceof EditError)
 		return { status: err.status, body: err.problems ? { message: err.message, problems: err.problems } : { message: err.message } };
 	if (err instanceof PathError) return { status: err.status, body: { message: err.message } };
+	if (err instanceof FileLimitError) return { status: 409, body: { message: `a file of the world was refused: ${err.message}` } };
 	if (err instanceof WorldError) {
 		const n = err.problems.length;
 		return { status: 400, body: { message: `the world has ${n} problem${n === 1 ? '' : 's'}`, problems: err.problems } };
@@ -288,7 +289,7 @@ async function renameCopy(dir: string, name: string): Promise<void> {
 	const file = path.join(dir, 'world.json');
 	let value: unknown;
 	try {
-		value = JSON.parse(await readFile(file, 'utf8'));
+		value = JSON.parse(await readTextCapped(file));
 	} catch {
 		return; // the copy shows the same problem as the original
 	}
@@ -309,7 +310,7 @@ async function writeEmptyWorld(dir: string, id: string, name: string, width: num
 		const info = await lstat(path.join(template, f));
 		if (info.isFile()) await copyFile(path.join(template, f), path.join(dir, 'tilesets', f));
 	}
-	const ts = parseXml(await readFile(path.join(template, tsx), 'utf8'));
+	const ts = parseXml(await readTextCapped(path.join(template, tsx)));
 	const tw = Number(ts.attrs.tilewidth) || 32;
 	const th = Number(ts.attrs.tileheight) || 32;
 	const grass = grassTile(ts);
@@ -359,7 +360,7 @@ function grassTile(ts: XmlElement): number {
 /** The map file named by world.json, checked to be a file inside the world folder. */
 export async function mapFileOf(worldDir: string): Promise<string> {
 	const problems = new ProblemList();
-	const text = await readFile(await resolveInside(worldDir, 'world.json'), 'utf8');
+	const text = await readTextCapped(await resolveInside(worldDir, 'world.json'));
 	const f = parseJsonFile('world.json', text, problems);
 	const map = f && isObject(f.doc.value) ? f.doc.value.map : undefined;
 	if (typeof map !== 'string' || map.trim() === '')
@@ -515,7 +516,7 @@ async function checkTilesetPaths(worldDir: string, doc: MapDoc): Promise<void> {
 export async function readSettings(worldsDir: string, world: string): Promise<Record<string, unknown>> {
 	const dir = await worldDirOf(worldsDir, world);
 	const problems = new ProblemList();
-	const f = parseJsonFile('world.json', await readFile(await resolveInside(dir, 'world.json'), 'utf8'), problems);
+	const f = parseJsonFile('world.json', await readTextCapped(await resolveInside(dir, 'world.json')), problems);
 	if (!f) throw new EditError(400, 'world.json is not valid JSON', problems.errors);
 	if (!isObject(f.doc.value)) throw new EditError(400, 'world.json must hold an object');
 	return f.doc.value;
@@ -560,7 +561,7 @@ export async function listPersonas(worldsDir: string, world: string): Promise<Pe
 		const id = n.slice(0, -'.json'.length);
 		let persona: Record<string, unknown> | null = null;
 		try {
-			const value: unknown = JSON.parse(await readFile(await resolveInside(dir, `personas/${n}`), 'utf8'));
+			const value: unknown = JSON.parse(await readTextCapped(await resolveInside(dir, `personas/${n}`)));
 			if (isObject(value)) persona = value;
 		} catch {
 			// unreadable, or a link out of the folder: listed, without content

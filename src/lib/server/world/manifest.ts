@@ -1,7 +1,7 @@
 // The JSON files of a world: world.json, personas/<id>.json and scenario.json. Written by hand,
 // so every field is checked and every problem names the file and the line of the key.
 
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../../engine/types';
 import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from '../../world/json';
 import { lineWhere, type ProblemList, type ProblemPlace } from '../../world/problems';
+import { readTextCapped } from '../limits';
 
 export interface JsonFile {
 	/** relative to the world folder */
@@ -38,7 +39,7 @@ export async function readJsonFile(
 	const abs = path.join(dir, file);
 	let text: string;
 	try {
-		text = await readFile(abs, 'utf8');
+		text = await readTextCapped(abs);
 	} catch (e) {
 		if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
 			if (!optional) problems.error(file, undefined, 'file not found', placeOfFile(file));

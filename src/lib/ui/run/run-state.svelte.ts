@@ -3,7 +3,7 @@
 // from the frame of the current step kept in a FrameStore.
 
 import { createContext } from 'svelte';
-import type { AgentDetail, Frame, Marker, RunEvent, RunInfo, RunStatus, Timeline } from '$lib/api-types';
+import type { AgentDetail, Budget, Frame, Marker, PauseInfo, RunEvent, RunInfo, RunStatus, Timeline, UsageRow } from '$lib/api-types';
 import { createApi, type Api } from '../api';
 import { FrameStore, mapAgents } from '../frames';
 import type { MapAgent, MapHost } from '../map-host';
@@ -60,6 +60,14 @@ export class RunState implements MapHost {
 	trace = $state<string | null>(null);
 	weights = $state.raw<RetrievalWeights | null>(null);
 
+	/** tokens and dollars of the run's own calls so far (live while it steps) */
+	usage = $state.raw<UsageRow | null>(null);
+	budget = $state.raw<Budget | null>(null);
+	/** why the run paused by itself (budget reached, model fault) */
+	pauseInfo = $state.raw<PauseInfo | null>(null);
+	/** the server refused to go on under another model than the run's: its message */
+	modelChangeRefused = $state<string | null>(null);
+
 	connection = $state<Connection>('connecting');
 	/** the last problem to show (a failed request, a server error event) */
 	notice = $state<string | null>(null);
@@ -107,6 +115,9 @@ export class RunState implements MapHost {
 		this.status = info.status;
 		this.live = info.live;
 		this.target = info.target;
+		this.usage = info.usage ?? this.usage;
+		this.budget = info.budget ?? null;
+		this.pauseInfo = info.pause ?? null;
 		this.advanceHead(info.steps);
 	}
 
@@ -355,11 +366,29 @@ export class RunState implements MapHost {
 		this.busy = true;
 		try {
 			this.applyInfo(await this.api.control(this.id, body));
+			if ('allowModelChange' in body && body.allowModelChange) this.modelChangeRefused = null;
 		} catch (err) {
+			// 409 with a model change: the page offers to go on under the new model
+			if (err instanceof Error && (err as { status?: number }).status === 409 && /allow-model-change/.test(err.message)) {
+				this.modelChangeRefused = err.message;
+				return;
+			}
 			this.fail(err);
 		} finally {
 			this.busy = false;
 		}
+	}
+
+	/** Goes on under the model configured now (the change is recorded in the run). */
+	async playUnderNewModel(): Promise<void> {
+		this.following = true;
+		await this.control({ action: 'play', allowModelChange: true });
+		if (!this.modelChangeRefused) void this.refresh();
+	}
+
+	/** Sets (or with null removes) the run's budget. */
+	async setBudget(budget: Budget | null): Promise<void> {
+		await this.control({ action: 'budget', budget });
 	}
 
 	fail(err: unknown): void {
@@ -373,6 +402,7 @@ export class RunState implements MapHost {
 		switch (ev.type) {
 			case 'step': {
 				this.frames.put(ev.frame);
+				if (ev.usage) this.usage = ev.usage;
 				if (ev.markers.length) this.markers = mergeMarkers(this.markers, ev.markers);
 				this.advanceHead(ev.step);
 				break;
@@ -382,6 +412,9 @@ export class RunState implements MapHost {
 				this.live = ev.live;
 				if (Number.isFinite(ev.speed)) this.stepsPerSecond = ev.speed;
 				this.target = ev.target;
+				if (ev.usage) this.usage = ev.usage;
+				if (ev.budget !== undefined) this.budget = ev.budget;
+				if (ev.pause !== undefined) this.pauseInfo = ev.pause;
 				this.advanceHead(ev.steps);
 				break;
 			}

@@ -332,7 +332,7 @@ describe('structured outputs', () => {
 
 	it('says which setting to change when a server refuses response_format', async () => {
 		const { provider } = await setup({ chat: () => ({ status: 400, json: { error: { message: "Invalid value for 'response_format'" } } }) });
-		const err = await provider.chat({ ...chatReq, jsonSchema: { type: 'object', properties: {}, required: [], additionalProperties: false } }).catch((e: Error) => e);
+		const err = await provider.chat({ ...chatReq, jsonSchema: { type: 'object', properties: {}, required: [], additionalProperties: false } }).then(() => new Error('no error'), (e: Error) => e);
 		expect(err.message).toMatch(/HTTP 400: .*response_format.* \(if this server does not accept response_format, set this endpoint's "structured" to "json_object" or "off"\)$/);
 	});
 

@@ -40,6 +40,7 @@ const answers: FakeHandler = (req) => {
 	if (text.includes('"name":"daily_plan"')) {
 		return { json: chatCompletion(JSON.stringify({ wake_hour: 6, agenda: ['wake up at 6:00 am', 'bake', 'open the bakery', 'lunch at 12:00 pm', 'bed at 9:00 pm'] })) };
 	}
+	if (text.includes('"name":"action_emoji"')) return { json: chatCompletion('{"emoji": "🍞"}') };
 	return { json: chatCompletion('{}') };
 };
 
@@ -225,6 +226,8 @@ describe('a run\'s model', () => {
 		const c = config(a, b, { routes: { importance: { endpoint: 'small', model: 'small-model' }, action_emoji: { endpoint: 'small', model: 'other-small' } } });
 		const provider = languageModelProvider({ SMALL_KEY: KEY_A }, c, fast);
 		expect(provider).toBeInstanceOf(RoutedProvider);
+		expect(provider.route('action_emoji')).toEqual({ provider: 'openai', endpoint: new URL(a.url).host, model: 'other-small' });
+		expect(provider.route('dialogue_turn')).toEqual({ provider: 'openai', endpoint: new URL(b.url).host, model: 'big-model' });
 		const g = new ModelGateway({ provider, templates: set, concurrency: 16 });
 		await Promise.all(
 			Array.from({ length: 6 }, (_, i) =>
@@ -235,8 +238,5 @@ describe('a run\'s model', () => {
 		);
 		expect(a.chatRequests()).toHaveLength(6);
 		expect(peak).toBe(2);
-	});
-});
-		expect(provider.route('dialogue_turn')).toEqual({ provider: 'openai', endpoint: new URL(b.url).host, model: 'big-model' });
 	});
 });

@@ -1,15 +1,16 @@
 import { error } from '@sveltejs/kit';
-import { readFile } from 'node:fs/promises';
 import { contentTypeOf, PathError, worldsDir } from '$lib/server/files';
+import { FileLimitError, readFileCapped } from '$lib/server/limits';
 import { EditError, resolveWorldFile } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 
-// Serves a file from inside one world folder (tileset images, the map, personas), nothing else.
+// Serves a file the world's map uses (its tilesets and their images), from inside the world
+// folder; anything else is "not found".
 export const GET: RequestHandler = async ({ params, url }) => {
 	const raw = url.pathname.split('/asset/').slice(1).join('/asset/');
 	try {
 		const file = await resolveWorldFile(worldsDir(), params.world, params.path, raw);
-		const body = await readFile(file);
+		const body = await readFileCapped(file);
 		return new Response(new Uint8Array(body), {
 			headers: {
 				'content-type': contentTypeOf(file),
@@ -22,6 +23,7 @@ export const GET: RequestHandler = async ({ params, url }) => {
 	} catch (err) {
 		if (err instanceof PathError) error(err.status, err.status === 404 ? 'Not found' : err.message);
 		if (err instanceof EditError) error(err.status === 404 ? 404 : 400, err.status === 404 ? 'Not found' : err.message);
+		if (err instanceof FileLimitError) error(409, `the file was refused: ${err.message}`);
 		throw err;
 	}
 };

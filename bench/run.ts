@@ -14,6 +14,7 @@ import { benchEditor } from './editor';
 import { benchCompare } from './compare';
 import { benchWorkbench } from './workbench';
 import { benchCost } from './cost';
+import { benchSecurity } from './security';
 
 interface Row {
 	bench: string;
@@ -67,7 +68,7 @@ async function latencyBench(): Promise<Row[]> {
 	}
 }
 
-const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi, editor: benchEditor, diff: benchDiff, compare: benchCompare, workbench: benchWorkbench, cost: benchCost };
+const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi, editor: benchEditor, diff: benchDiff, compare: benchCompare, workbench: benchWorkbench, cost: benchCost, security: benchSecurity };
 BENCHES['any-answer'] = async () => (await import('./any-answer')).benchAnyAnswer();
 
 async function main() {

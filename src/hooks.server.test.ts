@@ -168,7 +168,7 @@ describe('requests that change something', () => {
 		for (const c of changing) {
 			const p = concrete(c.id);
 			const before = reached.length;
-			for (const headers of [
+			for (const headers of <Record<string, string>[]>[
 				{ origin: 'http://evil.example' },
 				{ origin: 'null' },
 				{ origin: `http://localhost:${port + 1}` },

@@ -92,10 +92,11 @@ test.describe('first screen', () => {
 		await expect(page.getByRole('alert')).toContainText('No such world');
 	});
 
-	test('world assets are served only from inside the world folder', async ({ request }) => {
-		const ok = await request.get('/api/worlds/smallville/asset/world.json');
+	test('world assets are served only from inside the world folder, and only what the map uses', async ({ request }) => {
+		const ok = await request.get('/api/worlds/smallville/asset/tilesets/town.png');
 		expect(ok.status()).toBe(200);
-		expect((await ok.json()).name).toBe('Smallville');
+		expect(ok.headers()['content-type']).toContain('image/png');
+		expect((await request.get('/api/worlds/smallville/asset/world.json')).status()).toBe(404);
 		expect((await request.get('/api/worlds/smallville/asset/..%2F..%2Fpackage.json')).status()).toBe(400);
 		expect((await request.get('/api/worlds/smallville/asset/no-such-file.png')).status()).toBe(404);
 	});

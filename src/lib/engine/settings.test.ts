@@ -21,7 +21,7 @@ describe('retrieval settings per purpose', () => {
 		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, scriptedModel());
 		applyOverrides(sim.state, ['retrieval.k.conversation=20', 'agents.ana-alder.retrieval.k.onMind=3']);
 		expect(sim.state.settings.retrieval.k).toEqual({ ...DEFAULT_SETTINGS.retrieval.k, conversation: 20 });
-		expect(sim.agent('ana-alder').settings?.retrieval.k).toEqual({ ...DEFAULT_SETTINGS.retrieval.k, conversation: 20, onMind: 3 });
+		expect(sim.agent('ana-alder').settings?.retrieval?.k).toEqual({ ...DEFAULT_SETTINGS.retrieval.k, conversation: 20, onMind: 3 });
 		expect(() => applyOverrides(sim.state, ['retrieval.k.dialogue=2.5'])).toThrow('setting "retrieval.k.dialogue" takes a whole number, not 2.5');
 		expect(() => applyOverrides(sim.state, ['retrieval.topK=0.5'])).toThrow(/whole number/);
 		expect(() => applyOverrides(sim.state, ['retrieval.k.gossip=3'])).toThrow('unknown setting "retrieval.k.gossip"');

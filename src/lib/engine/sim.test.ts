@@ -73,6 +73,7 @@ describe('Simulation', () => {
 		const model = scriptedModel();
 		const { sim } = await Simulation.create(world, { seed: 3 }, model);
 		expect(sim.validateInput({ type: 'set-object', address: 'Nowhere:x:y', state: 'on fire' })).toMatch(/unknown object/);
+		expect(sim.validateInput({ type: 'set-object', address: 'toString', state: 'on fire' })).toMatch(/unknown object/);
 		await sim.step([{ type: 'set-object', address: 'House:bedroom:desk', state: 'on fire' }, { type: 'whisper', agent: 'ana-alder', text: 'visit the street' }], model);
 		await sim.step([], model);
 		const ana = sim.stream('ana-alder').records.map((m) => m.description);

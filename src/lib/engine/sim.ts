@@ -233,7 +233,7 @@ export class Simulation {
 				if (!input.text.trim()) return 'the inner-voice text is empty';
 				return null;
 			case 'set-object':
-				if (!(input.address in this.state.objects)) return `unknown object "${input.address}"`;
+				if (!Object.hasOwn(this.state.objects, input.address)) return `unknown object "${input.address}"`;
 				if (!input.state.trim()) return 'the object state is empty';
 				return null;
 			case 'interview':

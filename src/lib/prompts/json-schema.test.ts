@@ -91,10 +91,19 @@ describe('outputJsonSchema', () => {
 			}
 		}
 		const props = (out as { properties: Record<string, unknown> }).properties;
-		expect(props.note).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+		expect(props.note).toEqual({ anyOf: [{ type: 'string', pattern: '^[\\s\\S]{0,10}$' }, { type: 'null' }] });
 		expect(props.summary).toEqual({ type: 'string', pattern: '^[A-Z]' });
 		const item = (props.steps as { anyOf: [{ items: { properties: Record<string, unknown> } }] }).anyOf[0].items;
 		expect(item.properties.label).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+	});
+
+	it('strict form writes length limits as a pattern that accepts exactly what validation accepts', () => {
+		const text: Schema = { type: 'object', required: ['t'], properties: { t: { type: 'string', minLength: 1, maxLength: 3 } } };
+		const out = outputJsonSchema(text, {}, { strict: true }) as { properties: { t: { pattern: string } } };
+		const re = new RegExp(out.properties.t.pattern, 'u');
+		for (const t of ['', 'a', 'abc', 'abcd', '🙂🙂🙂', '🙂🙂🙂🙂', 'a\nb', ' ']) {
+			expect(re.test(t), JSON.stringify(t)).toBe(validateOutput(text, { t }, {}).ok);
+		}
 	});
 
 	it('strict form leaves out an enum larger than strict mode allows (validation still checks it)', () => {

@@ -8,11 +8,14 @@
 //
 // The strict form is what OpenAI's strict mode accepts: every property is listed in
 // `required` (an optional one may be null, which `dropNullOptionals` turns back into
-// "absent"), and keywords strict mode refuses (minLength, maxLength) are left out. Whatever is
-// left out is still checked by `validateOutput` after the answer arrives.
+// "absent"), and the length keywords strict mode refuses (minLength, maxLength) are written as
+// the equivalent `pattern` (`^[\s\S]{min,max}$`, which strict mode accepts), so a constrained
+// decoder still keeps to them. Anything left out is still checked by `validateOutput` after the
+// answer arrives.
 
 import type { TemplateVars } from '../engine/model';
-import type { Schema } from './schema';
+import { extractJson } from './json';
+import { coerceOutput, type Schema } from './schema';
 
 export interface OutputJsonSchemaOptions {
 	/** the form OpenAI's strict structured outputs accept (default false) */
@@ -42,6 +45,11 @@ function enumFits(values: (string | number | boolean)[], strict: boolean): boole
 		if (chars > STRICT_ENUM_CHARS) return false;
 	}
 	return true;
+}
+
+/** A length bound as a pattern: JSON Schema patterns count code points, as `validateOutput` does. */
+export function lengthPattern(min: number, max: number | undefined): string {
+	return `^[\\s\\S]{${min},${max ?? ''}}$`;
 }
 
 function convert(schema: Schema, vars: TemplateVars, strict: boolean): Record<string, unknown> {
@@ -83,6 +91,7 @@ function convert(schema: Schema, vars: TemplateVars, strict: boolean): Record<st
 				if (schema.maxLength !== undefined) out.maxLength = schema.maxLength;
 			}
 			if (schema.pattern !== undefined) out.pattern = schema.pattern;
+			else if (strict && (schema.minLength || schema.maxLength !== undefined)) out.pattern = lengthPattern(schema.minLength ?? 0, schema.maxLength);
 			let values: string[] | undefined = schema.enum?.filter((e): e is string => typeof e === 'string');
 			const options = listVar(vars, schema.enumFrom);
 			if (options) values = values ? values.filter((v) => options.includes(v)) : options;
@@ -146,4 +155,13 @@ export function dropNullOptionals(schema: Schema, value: unknown): unknown {
 		return value.map((v) => dropNullOptionals(items, v));
 	}
 	return value;
+}
+
+/**
+ * The value of a model's answer text for a call: the JSON object found in it (see
+ * `extractJson`), with the strict form's null optionals left out and coerced to the schema.
+ * Throws when the text holds no object; `validateOutput` judges the value.
+ */
+export function readAnswer(schema: Schema, text: string, vars: TemplateVars): unknown {
+	return coerceOutput(schema, dropNullOptionals(schema, extractJson(text)), vars);
 }

@@ -81,6 +81,10 @@ describe('extractJson', () => {
 		expect(extractJson('{"summary": {"mood": "calm"}, "plan_note": "meet at')).toEqual({ summary: { mood: 'calm' }, plan_note: 'meet at' });
 	});
 
+	it('keeps a fence mark inside a JSON string', () => {
+		expect(extractJson('```json\n{"thought": "```fenced``` x"}\n```')).toEqual({ thought: '```fenced``` x' });
+	});
+
 	it('does not take prose in braces for an object with unquoted keys', () => {
 		expect(extractJson('You could write {choice: kitchen} but the answer is {"choice": "garden"}')).toEqual({ choice: 'garden' });
 		expect(extractJson('Use { to open: {"choice": "garden"}')).toEqual({ choice: 'garden' });

@@ -84,6 +84,26 @@ function firstObjectIn(text: string, anyShape: boolean): Record<string, unknown>
 }
 
 /**
+ * The contents of the code-fenced blocks in `text`. A block's closing fence is looked for after
+ * the end of the object it holds, so a fence mark inside a JSON string does not cut the block.
+ */
+function fencedBlocks(text: string): string[] {
+	const opener = /```[a-zA-Z0-9_-]*[ \t]*\r?\n?/g;
+	const blocks: string[] = [];
+	for (let m = opener.exec(text); m; m = opener.exec(text)) {
+		const from = m.index + m[0].length;
+		const brace = text.indexOf('{', from);
+		const firstClose = text.indexOf('```', from);
+		const objectEnd = brace >= 0 && (firstClose < 0 || brace < firstClose) ? matchObject(text, brace) : -1;
+		const close = text.indexOf('```', Math.max(from, objectEnd));
+		if (close < 0) break;
+		blocks.push(text.slice(from, close));
+		opener.lastIndex = close + 3;
+	}
+	return blocks;
+}
+
+/**
  * Returns the first JSON object found in a model's answer. Code-fenced blocks are tried first,
  * then the whole text; in each, an object with unquoted keys is taken only when nothing else
  * is found. Throws JsonExtractError (with a message fit to show the model) when
@@ -91,11 +111,7 @@ function firstObjectIn(text: string, anyShape: boolean): Record<string, unknown>
  */
 export function extractJson(text: string): Record<string, unknown> {
 	if (typeof text !== 'string' || text.trim() === '') throw new JsonExtractError('the answer is empty; expected a JSON object');
-	const fence = /```[a-zA-Z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g;
-	const sources: string[] = [];
-	for (let m = fence.exec(text); m; m = fence.exec(text)) sources.push(m[1]);
-	sources.push(text);
-	for (const source of sources) {
+	for (const source of [...fencedBlocks(text), text]) {
 		const value = firstObjectIn(source, false) ?? firstObjectIn(source, true);
 		if (value) return value;
 	}

@@ -10,10 +10,9 @@
 // few times and then reported as an EmbeddingFault, which pauses a run instead of corrupting it.
 
 import type { ModelAnswer, ModelPort, ModelRequest, TemplateVars } from '../../engine/model';
-import { extractJson } from '../../prompts/json';
-import { dropNullOptionals, outputJsonSchema } from '../../prompts/json-schema';
+import { outputJsonSchema, readAnswer } from '../../prompts/json-schema';
 import { getTemplate, type PromptSet } from '../../prompts/promptset';
-import { coerceOutput, validateOutput } from '../../prompts/schema';
+import { validateOutput } from '../../prompts/schema';
 import { failsafeFor, renderTemplate } from '../../prompts/template';
 import { AnswerCache, chatCacheKey, embedCacheKey } from './cache';
 import { LOCAL_ENDPOINT, type ChatMessage, type ModelProvider, type ModelRoute, type TokenCounts } from './providers/types';
@@ -264,8 +263,7 @@ export class ModelGateway implements ModelPort {
 				answer = text;
 				let parsed: unknown;
 				try {
-					// A strict schema makes optional properties nullable; null means "left out".
-					parsed = coerceOutput(t.output, dropNullOptionals(t.output, extractJson(text)), req.vars);
+					parsed = readAnswer(t.output, text, req.vars);
 				} catch (e) {
 					problems = [(e as Error).message];
 					conversation.push({ role: 'assistant', content: text }, { role: 'user', content: repairMessage(problems) });

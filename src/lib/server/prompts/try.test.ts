@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallView } from '../../api-types';
 import { parseTemplate, renderTemplate } from '../../prompts/template';
 import { RunManager } from '../ide/manager';
-import { createModelGateway, OfflineProvider, offlineAnswer, type ModelProvider, type RecordedCall } from '../model';
+import { createModelGateway, OfflineProvider, offlineAnswer, type ChatRequest, type ModelProvider, type RecordedCall } from '../model';
 import { SAMPLE_VARS } from '../model/testing/sample-vars';
 import { projectRoot } from '../paths';
 import { startRun } from '../run/runner';
@@ -20,14 +20,15 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 const source = (id: string) => readFileSync(path.join(projectRoot(), 'prompts', `${id}.md`), 'utf8');
 
 /** A provider that answers one fixed text, or fails. */
-function fixed(answer: string | Error): ModelProvider {
+function fixed(answer: string | Error, seen: ChatRequest[] = []): ModelProvider {
 	return {
 		name: 'scripted',
 		model: 'script-1',
 		embedModel: 'none',
 		dimensions: 3,
 		label: 'scripted test provider',
-		chat: async () => {
+		chat: async (req) => {
+			seen.push(req);
 			if (answer instanceof Error) throw answer;
 			return { text: answer, tokens: { prompt: 10, completion: 5 } };
 		},
@@ -99,6 +100,12 @@ describe('trying a text on a call a run recorded', () => {
 });
 
 describe('judging the answer against the tried text', () => {
+	it('sends the call\'s JSON schema, so a structured-output endpoint is asked as a run asks it', async () => {
+		const seen: ChatRequest[] = [];
+		await tryCall('r', reactCall(), source('react'), fixed('{"react": false, "talk": false, "reaction": ""}', seen));
+		expect(seen[0].jsonSchema).toMatchObject({ type: 'object', additionalProperties: false, required: ['react', 'talk', 'reaction'] });
+	});
+
 	it('validates a good answer and reports a bad one with its JSON paths', async () => {
 		const ok = await tryCall('r', reactCall(), source('react'), fixed('Sure: {"react": false, "talk": false, "reaction": ""}'));
 		expect(ok).toMatchObject({ valid: true, issues: [], value: { react: false, talk: false, reaction: '' }, tokens: { prompt: 10, completion: 5 } });

@@ -10,8 +10,8 @@ import type { PromptIssue, TryRequest, TryResult } from '../../api-prompts';
 export type { TryRequest, TryResult };
 import type { CallView } from '../../api-types';
 import type { TemplateVars } from '../../engine/model';
-import { extractJson } from '../../prompts/json';
-import { coerceOutput, validateOutput } from '../../prompts/schema';
+import { outputJsonSchema, readAnswer } from '../../prompts/json-schema';
+import { validateOutput } from '../../prompts/schema';
 import { parseTemplate, RenderError, renderTemplate, TemplateError, type Template } from '../../prompts/template';
 import { SYSTEM_PROMPT } from '../model/gateway';
 import type { ChatMessage, ModelProvider } from '../model/providers/types';
@@ -81,7 +81,7 @@ export function renderRecorded(call: RecordedCallView, source: string): { templa
 export function judgeAnswer(template: Template, vars: TemplateVars, text: string): { value?: unknown; valid: boolean; issues: string[] } {
 	let value: unknown;
 	try {
-		value = coerceOutput(template.output, extractJson(text), vars);
+		value = readAnswer(template.output, text, vars);
 	} catch (e) {
 		return { valid: false, issues: [e instanceof Error ? e.message : String(e)] };
 	}
@@ -128,7 +128,8 @@ export async function tryCall(
 	let text: string;
 	let tokens = { prompt: 0, completion: 0 };
 	try {
-		const result = await provider.chat({ template: template.id, vars, messages, sampling: template.sampling });
+		const jsonSchema = outputJsonSchema(template.output, vars, { strict: true });
+		const result = await provider.chat({ template: template.id, vars, messages, sampling: template.sampling, jsonSchema });
 		text = result.text;
 		tokens = { ...result.tokens };
 	} catch (e) {

@@ -95,7 +95,7 @@ export async function createModel(
 				: { provider: provider.name, chat: { endpoint: '', model: provider.model }, embed: { endpoint: '', model: provider.embedModel, dimensions: provider.dimensions } };
 		},
 		price: (model) => (provider.name === 'offline' ? { input: 0, output: 0 } : configuredPrice(config, model)),
-		resolveDimensions: async () => gateway.dimensions,
+		resolveDimensions: () => gateway.resolveDimensions(),
 		provider: provider.name,
 		modelName: provider.model,
 		label: provider.label,

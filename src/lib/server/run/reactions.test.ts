@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorldIndex } from '../../engine/world-index';
+import { markersOf } from '../ide/run-data';
 import { loadWorld } from '../world/load';
 import { openRun, startRun } from './runner';
 
@@ -40,6 +41,16 @@ describe('reactions to the world, offline', () => {
 		const reaction = lines.flatMap((l) => l.events.map((e) => ({ ...e, step: l.step }))).find((e) => e.kind === 'reaction' && e.agent === agent);
 		expect(reaction, `${agent} in ${stove}`).toMatchObject({ kind: 'reaction', agent, object: stove });
 		expect((reaction as { reaction: string }).reaction).toMatch(/stove is burning/);
+		// the debugger's timeline marks it
+		const line = lines.find((l) => l.step === reaction!.step)!;
+		const names = new Map(world.personas.map((p) => [p.id, p.name]));
+		// (a marker sits at the frame after the step, like every frame of the timeline)
+		expect(markersOf(line, names)).toContainEqual({
+			step: reaction!.step + 1,
+			kind: 'reaction',
+			agents: [agent],
+			label: `${names.get(agent)} reacts: ${(reaction as { reaction: string }).reaction}`
+		});
 		// the re-plan: the rest of the day rewritten from the reaction, and the agent at it
 		const calls = reader.calls().filter((c) => c.s === reaction!.step && c.agent === agent);
 		expect(calls.map((c) => c.template)).toContain('replan');
@@ -48,7 +59,7 @@ describe('reactions to the world, offline', () => {
 		// nobody asks twice about the same unchanged stove
 		const asked = reader.calls().filter((c) => c.template === 'react' && c.s >= step && c.vars?.observation === 'stove is burning');
 		const perAgent = new Map<string, number>();
-		for (const c of asked) perAgent.set(c.agent, (perAgent.get(c.agent) ?? 0) + 1);
+		for (const c of asked) perAgent.set(c.agent ?? '', (perAgent.get(c.agent ?? '') ?? 0) + 1);
 		expect(perAgent.get(agent)).toBe(1);
 		expect([...perAgent.values()].every((n) => n === 1)).toBe(true);
 

@@ -97,7 +97,8 @@ export async function readJsonBody(request: Request, limit = JSON_BODY_LIMIT): P
 			if (done) break;
 			size += value.byteLength;
 			if (size > limit) {
-				await reader.cancel().catch(() => {});
+				// released, not cancelled: cancelling resets the connection before the answer is sent
+				reader.releaseLock();
 				throw tooLarge();
 			}
 			chunks.push(value);

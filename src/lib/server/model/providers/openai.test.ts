@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PromptSet } from '../../../prompts/promptset';
 import { ModelGateway, type RecordedCall } from '../gateway';
@@ -185,6 +186,12 @@ describe('the API key', () => {
 		expect(new OpenAIProvider({ baseURL: 'http://127.0.0.1:9/v1' }).label).toBe('gpt-4o-mini (OpenAI-compatible, http://127.0.0.1:9/v1)');
 	});
 
+	it('is kept out of the provider object, whether inspected or written as JSON', () => {
+		const p = new OpenAIProvider({ baseURL: 'http://127.0.0.1:9/v1', apiKey: KEY });
+		expect(JSON.stringify(p)).not.toContain(KEY);
+		expect(inspect(p, { depth: 10, showHidden: true })).not.toContain(KEY);
+	});
+
 	it('is kept out of the label even when the base URL carries credentials', () => {
 		const p = new OpenAIProvider({ baseURL: `http://user:${KEY}@127.0.0.1:9/v1?key=${KEY}`, apiKey: KEY });
 		expect(p.label).not.toContain(KEY);
@@ -290,7 +297,7 @@ describe('structured outputs', () => {
 		expect(bodies[1].messages).toHaveLength(4);
 	});
 
-	it('binds list lengths and item numbers to the call, and leaves out what strict mode refuses', async () => {
+	it('binds list lengths and item numbers to the call, and writes text lengths as the pattern strict mode accepts', async () => {
 		const { server } = await setup({ chat: () => ({ json: chatCompletion('{"ratings": [2, 5, 9]}') }) });
 		const provider = new OpenAIProvider({ baseURL: server.url, apiKey: KEY, dimensions: 8 });
 		await new ModelGateway({ provider, templates: set }).complete({ template: 'importance', vars: SAMPLE_VARS.importance, key: 'k' });
@@ -298,7 +305,7 @@ describe('structured outputs', () => {
 		expect(schema.properties.ratings).toMatchObject({ type: 'array', minItems: 3, maxItems: 3 });
 		await new ModelGateway({ provider, templates: set }).complete({ template: 'action_emoji', vars: SAMPLE_VARS.action_emoji, key: 'k2' });
 		const emoji = (server.chatRequests()[1].body as Body).response_format!.json_schema!.schema as { properties: { emoji: Record<string, unknown> } };
-		expect(emoji.properties.emoji).toEqual({ type: 'string', description: 'One or two emoji, nothing else.' });
+		expect(emoji.properties.emoji).toEqual({ type: 'string', description: 'One or two emoji, nothing else.', pattern: '^[\\s\\S]{1,8}$' });
 	});
 
 	it('asks for any JSON object with json_object, and for nothing with off', async () => {

@@ -100,8 +100,9 @@ export class OpenAIProvider implements ModelProvider {
 	readonly label: string;
 	/** host (and port) of the endpoint */
 	readonly endpoint: string;
-	private readonly client: OpenAI;
-	private readonly secret: string;
+	// Truly private (#): the key and the client holding it stay out of logs, inspection and JSON.
+	readonly #client: OpenAI;
+	readonly #secret: string;
 	private readonly sem: Semaphore;
 	private readonly timeoutMs: number;
 	private readonly maxRetries: number;
@@ -120,7 +121,7 @@ export class OpenAIProvider implements ModelProvider {
 		if (!options.apiKey && !baseURL) {
 			throw new Error('the openai provider needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server that needs no key)');
 		}
-		this.secret = options.apiKey ?? '';
+		this.#secret = options.apiKey ?? '';
 		this.model = options.chatModel ?? DEFAULT_CHAT_MODEL;
 		this.embedModel = options.embedModel ?? DEFAULT_EMBED_MODEL;
 		this.learnDimensions = options.dimensions === undefined;
@@ -138,8 +139,8 @@ export class OpenAIProvider implements ModelProvider {
 		this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
 		this.structured = options.structured ?? 'json_schema';
 		this.batchSize = Math.max(1, options.embedBatchSize ?? 128);
-		this.client = new OpenAI({
-			apiKey: this.secret || 'no-key',
+		this.#client = new OpenAI({
+			apiKey: this.#secret || 'no-key',
 			// Explicit, so the SDK does not pick up a different OPENAI_BASE_URL from the environment.
 			baseURL: baseURL ?? OPENAI_BASE_URL,
 			maxRetries: 0,
@@ -178,7 +179,7 @@ export class OpenAIProvider implements ModelProvider {
 			...(stop !== undefined && { stop }),
 			...(responseFormat && { response_format: responseFormat })
 		};
-		const res = await this.withRetries(`chat (${model})`, () => this.client.chat.completions.create(body, { timeout: this.timeoutMs }), responseFormat !== undefined);
+		const res = await this.withRetries(`chat (${model})`, () => this.#client.chat.completions.create(body, { timeout: this.timeoutMs }), responseFormat !== undefined);
 		return {
 			text: res.choices?.[0]?.message?.content ?? '',
 			tokens: { prompt: res.usage?.prompt_tokens ?? 0, completion: res.usage?.completion_tokens ?? 0 }
@@ -193,7 +194,7 @@ export class OpenAIProvider implements ModelProvider {
 				// Endpoints refuse empty inputs; an empty text still needs a vector.
 				const input = batch.map((t) => (t.trim() ? t : '(empty)'));
 				const res = await this.withRetries(`embeddings (${this.embedModel})`, () =>
-					this.client.embeddings.create({ model: this.embedModel, input, encoding_format: 'float' }, { timeout: this.timeoutMs })
+					this.#client.embeddings.create({ model: this.embedModel, input, encoding_format: 'float' }, { timeout: this.timeoutMs })
 				);
 				const data = [...(res.data ?? [])].sort((a, b) => a.index - b.index);
 				if (data.length !== batch.length) {
@@ -222,7 +223,7 @@ export class OpenAIProvider implements ModelProvider {
 	scrub(text: string): string {
 		let out = text;
 		// Keys of a few characters are placeholders for local servers, not secrets.
-		if (this.secret.length >= 4) out = out.split(this.secret).join('[redacted]');
+		if (this.#secret.length >= 4) out = out.split(this.#secret).join('[redacted]');
 		return out.replace(/Bearer\s+[A-Za-z0-9._~+/=-]{8,}/g, 'Bearer [redacted]').replace(/\bsk-[A-Za-z0-9_-]{8,}/g, 'sk-[redacted]');
 	}
 

@@ -29,25 +29,25 @@ const DEFAULTS = {
 
 const START = '2023-02-13T07:00:00';
 
-const PARTY_SEED = {
+export const PARTY_SEED = {
 	id: 'valentines-party',
 	agent: 'isabella-rodriguez',
 	memory:
 		"Isabella Rodriguez is planning a Valentine's Day party at Hobbs Cafe on February 14 from 5pm to 7pm, and she wants to invite her friends and customers"
 };
-const PARTY_FACT: { id: string; label: string; keywords: string[]; event?: Record<string, string> } = {
+export const PARTY_FACT: { id: string; label: string; keywords: string[]; event?: Record<string, string> } = {
 	id: 'valentines-party',
 	label: "Valentine's Day party at Hobbs Cafe",
 	keywords: ['valentine', 'party'],
 	event: { place: 'Hobbs Cafe', start: '2023-02-14T17:00:00', end: '2023-02-14T19:00:00', host: 'isabella-rodriguez' }
 };
 
-const MAYOR_SEED = {
+export const MAYOR_SEED = {
 	id: 'mayor-election',
 	agent: 'sam-moore',
 	memory: 'Sam Moore is running for mayor in the upcoming local election'
 };
-const MAYOR_FACT = { id: 'mayor-election', label: 'Sam Moore is running for mayor', keywords: ['mayor', 'election'] };
+export const MAYOR_FACT = { id: 'mayor-election', label: 'Sam Moore is running for mayor', keywords: ['mayor', 'election'] };
 
 function json(value: unknown): string {
 	return `${JSON.stringify(value, null, '\t')}\n`;
@@ -74,7 +74,7 @@ function personaFile(p: PersonaSource): Record<string, unknown> {
 	};
 }
 
-interface WorldOutput {
+export interface WorldOutput {
 	id: string;
 	name: string;
 	map: TownMap;
@@ -82,7 +82,7 @@ interface WorldOutput {
 	scenario: { seeds: (typeof PARTY_SEED)[]; facts: (typeof PARTY_FACT)[] };
 }
 
-function writeWorld(outDir: string, w: WorldOutput): string[] {
+export function writeWorld(outDir: string, w: WorldOutput): string[] {
 	const dir = path.join(outDir, w.id);
 	const personaDir = path.join(dir, 'personas');
 	fs.mkdirSync(personaDir, { recursive: true });

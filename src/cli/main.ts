@@ -15,8 +15,11 @@ import { createModel, type ModelChoice } from '../lib/server/run/models';
 import { listRuns, loadState, openRun, resumeRun, startRun, stateHash, type RunOptions, type RunSummary } from '../lib/server/run/runner';
 import { checkBudget, formatBudget, formatUsage, formatUsd } from '../lib/server/run/cost';
 import { estimateRun } from '../lib/server/run/estimate';
+import { checkRun, removeRun, type RunCheck } from '../lib/server/store/upkeep';
 import type { Budget, RunEstimate, UsageRow } from '../lib/api-types';
 import { findAgent, listRetrievals, retrievalTable } from '../lib/server/run/traces';
+import { parseGrid, weightsLabel } from '../lib/server/rescore/grid';
+import { rescoreRun } from '../lib/server/rescore/run';
 import { checkWorld, formatWorldTree, worldTreeJson } from '../lib/server/world/check';
 import { importMap } from '../lib/server/world/import';
 import { loadWorld } from '../lib/server/world/load';
@@ -48,13 +51,21 @@ const HELP = `Simulacra Studio command line
   world tree W           the environment tree (world -> sector -> arena -> object)
   world import PATH --name NAME
                          make a new world from a Tiled map (.tmx, .tmj or .json)
-  runs                   list runs
+  runs                   list runs (a run whose process died shows as interrupted)
+  runs check RUN         verify a run's commit lines, snapshots and memory rows;
+                         says what is wrong and how to repair it (exit 1 when wrong)
+  runs rm RUN            remove a run and what only it uses (refused while it is
+                         being written or has forks)
   diff RUN_A RUN_B       what differs between two runs: set-up, first divergence,
                          agents, conversations, memories, fail-safes
   retrievals RUN --agent NAME [--step N]
                          the agent's retrievals (id, step, purpose, query)
   retrieval RUN ID [--weights R,I,V]
                          one retrieval's full score table (optionally re-scored)
+  rescore RUN --weights R,I,V [--weights ...] [--decay D ...] [--agent NAME] [--purpose P]
+                         re-score every recorded retrieval under each weighting (and decay;
+                         "run" for the run's own): how many would change their top k, per
+                         agent and purpose, and the memories that enter or leave most
   interview RUN --agent NAME --question TEXT [--step N] [--as PERSONA] [--ablate ...]
                          ask an agent a question (read-only; the run is unchanged;
                          with --remember, a fork in which the agent keeps the exchange)
@@ -82,6 +93,11 @@ const HELP = `Simulacra Studio command line
                          {"answers": [{"agent", "question", "answer"}]}
   stats --input FILE     believability rankings (.json or .csv): TrueSkill ratings,
                          Kruskal-Wallis and Dunn's test with Holm-Bonferroni
+  experiment run FILE | list | show ID | csv ID [runs|effects]
+                         arms x replicates of runs in parallel worker processes (FILE:
+                         {"world", "steps", "replicates", "arms": [{"name", "set", "prompts"}]});
+                         per-metric effects with bootstrap CIs and Holm-adjusted p; run
+                         again to continue an interrupted one
 
 Every command takes --json. The default model is the ${OFFLINE_LABEL}.`;
 
@@ -143,6 +159,12 @@ function finish(out: Out, summary: RunSummary): number {
 		return 2;
 	}
 	return 0;
+}
+
+function formatRunCheck(c: RunCheck): string {
+	const head = `run ${c.run}: ${c.status}, steps ${c.firstStep}..${c.committed}, ${c.snapshots} snapshots${c.memoryRows === null ? '' : `, ${c.memoryRows} memory rows`}`;
+	if (c.problems.length === 0) return `${head}\n  ok: every commit line, snapshot and memory row agrees`;
+	return [head, ...c.problems.map((p) => `  ${p.where}: ${p.what}\n    repair: ${p.repair}`)].join('\n');
 }
 
 function usageLine(u: UsageRow, budget: Budget | null): string {
@@ -296,6 +318,8 @@ async function main(argv: string[]): Promise<number> {
 			object: { type: 'string' },
 			state: { type: 'string' },
 			weights: { type: 'string' },
+			decay: { type: 'string', multiple: true },
+			purpose: { type: 'string' },
 			name: { type: 'string' },
 			message: { type: 'string', short: 'm' },
 			remember: { type: 'boolean', default: false },
@@ -460,6 +484,19 @@ async function main(argv: string[]): Promise<number> {
 			throw new UsageError(`unknown world command "${sub ?? ''}" (check, tree or import)`);
 		}
 		case 'runs': {
+			const [sub, id] = rest;
+			if (sub === 'rm' || sub === 'check') {
+				if (!id) throw new UsageError(`runs ${sub} needs a run id`);
+				if (sub === 'rm') {
+					const removed = removeRun(id);
+					print(out, removed, () => `removed run ${removed.run} (${(removed.bytes / 1e6).toFixed(1)} MB)`);
+					return 0;
+				}
+				const check = await checkRun(id);
+				print(out, check, () => formatRunCheck(check));
+				return check.problems.length === 0 ? 0 : 1;
+			}
+			if (sub !== undefined) throw new UsageError(`unknown runs command "${sub}" (check or rm)`);
 			const runs = listRuns();
 			print(out, runs, () =>
 				runs.length === 0
@@ -496,6 +533,44 @@ async function main(argv: string[]): Promise<number> {
 				const rows = [...table.candidates]
 					.sort((a, b) => b.score - a.score)
 					.map((r) => `${r.rank ? String(r.rank).padStart(3) : '   '} ${r.score.toFixed(3)}  rec ${r.recencyNorm.toFixed(2)} imp ${r.importanceNorm.toFixed(2)} rel ${r.relevanceNorm.toFixed(2)}  ${r.description.slice(0, 70)}`);
+				return [head, ...rows].join('\n');
+			});
+			return 0;
+		}
+		case 'rescore': {
+			const id = need(rest[0], 'rescore needs a run id');
+			// --weights may be given many times: read them all
+			const many = parseArgs({ args: argv, strict: false, allowPositionals: true, options: { weights: { type: 'string', multiple: true } } });
+			const weightings = (many.values.weights ?? []).filter((w): w is string => typeof w === 'string');
+			if (weightings.length === 0) throw new UsageError('rescore needs --weights R,I,V (recency,importance,relevance; "run" for the run\'s own), once per weighting');
+			let grid;
+			try {
+				grid = parseGrid(weightings, values.decay ?? []);
+			} catch (e) {
+				throw new UsageError((e as Error).message);
+			}
+			const report = await rescoreRun(id, { grid, agent: values.agent, purpose: values.purpose });
+			// one object per cell, in the order given (decays outer, weightings inner)
+			const cells = report.cells.map((c) => ({
+				weights: c.weights ?? 'run',
+				decay: c.decay ?? 'run',
+				retrievals: c.retrievals,
+				changed: c.changed,
+				reordered: c.reordered,
+				skipped: report.skipped,
+				mismatched: report.mismatched,
+				byAgent: c.byAgent,
+				byPurpose: c.byPurpose,
+				entered: c.entered,
+				left: c.left
+			}));
+			print(out, cells, () => {
+				const head = `${report.run}: ${report.retrievals} retrievals re-scored${report.skipped ? `, ${report.skipped} skipped (memories not stored yet)` : ''}${report.mismatched ? `, ${report.mismatched} rebuilt differently from the record under their own weights` : ''} in ${report.ms.load + report.ms.embed + report.ms.score} ms`;
+				const rows = report.cells.map((c) => {
+					const pct = report.retrievals ? ((100 * c.changed) / report.retrievals).toFixed(1) : '0.0';
+					const most = c.entered[0] ? `; enters most: ${c.entered[0].id} (${c.entered[0].count}x) ${c.entered[0].description.slice(0, 50)}` : '';
+					return `  weights ${weightsLabel(c.weights)}  decay ${c.decay ?? 'run'}: ${c.changed} of ${c.retrievals} change their top k (${pct}%), ${c.reordered} reordered${most}`;
+				});
 				return [head, ...rows].join('\n');
 			});
 			return 0;
@@ -597,6 +672,10 @@ async function main(argv: string[]): Promise<number> {
 		}
 		case 'prompts':
 			return promptsCommand(rest, values.message, out);
+		case 'experiment': {
+			const { experimentCommand } = await import('../lib/server/experiments/cli');
+			return experimentCommand(rest, out.json);
+		}
 		default:
 			throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
 	}

@@ -1,6 +1,6 @@
 import { listWorlds, worldsDir } from '$lib/server/files';
 import { loadWorld, WorldError } from '$lib/server/world/load';
-import { worldView, type ProblemView, type WorldView } from '$lib/ui/world-view';
+import { worldView, type ProblemView, type WorldView } from '$lib/shared/world-view';
 import type { PageServerLoad } from './$types';
 
 const DEFAULT_WORLD = 'smallville';

@@ -301,7 +301,7 @@ test('a retrieval table shows the numbers of the API, sorts, and re-scores witho
 	await expect(table.getByRole('columnheader', { name: 'Re-scored' })).toBeVisible();
 	const rescored = await (await page.request.get(`/api/runs/${runId}/retrievals/${trace}?weights=1,1,3`)).json();
 	const after = await tableCells(table);
-	for (const r of rescored.candidates) expect(after.get(r.id)![7]).toBe(num(r.score));
+	for (const r of rescored.candidates) expect(after.get(r.id)![6]).toBe(num(r.score));
 	// The recorded retrieval is unchanged.
 	const again = await (await page.request.get(`/api/runs/${runId}/retrievals/${trace}`)).json();
 	expect(again.weights).toEqual(api.weights);

@@ -2,11 +2,14 @@
 // the active tool. Every change goes through here, so the map canvas, the layer panel and the
 // environment-tree graph stay views of one document. Tile painting mutates the layer's data in
 // place (a stroke is one history entry holding each cell's before and after); every other edit
-// replaces the layer list (see edits.ts) and keeps the lists before and after.
+// replaces the layer list (see edits.ts) and keeps the lists before and after. The history is
+// bounded (`historyLimit` steps) and has marks, so a tool can make one step of a gesture that
+// edits several times, or take a gesture back when it is cancelled.
 
 import { analyseDoc, type DocTileLayer, type MapDoc, type ZoneKind } from '../world/doc';
 import type { ZoneRect, ZoneView } from '../world/types';
 import * as E from './edits';
+import { DEFAULT_HISTORY_LIMIT, History, type Kept } from './history.svelte';
 
 export type Tool = 'brush' | 'rect' | 'fill' | 'eraser' | 'eyedropper' | 'collision' | 'zone' | 'spawn' | 'select' | 'pan';
 
@@ -30,7 +33,19 @@ interface ShapeEntry {
 	after: E.DocShape;
 }
 
-type Entry = (PaintEntry | ShapeEntry) & { serial: number };
+/** several steps made one (a gesture that edited more than once) */
+interface GroupEntry {
+	type: 'group';
+	label: string;
+	entries: Entry[];
+}
+
+type Entry = PaintEntry | ShapeEntry | GroupEntry;
+
+export interface EditorOptions {
+	/** how many steps the undo history keeps (default 500) */
+	historyLimit?: number;
+}
 
 /** Tells a view which cells of which layer changed, so it can redraw just those. */
 export type TileListener = (layerId: number, cells: Iterable<number>) => void;
@@ -51,11 +66,9 @@ export class EditorState {
 	/** a request for the map to bring these tiles into view (a new object each time) */
 	focusRequest = $state.raw<ZoneRect | null>(null);
 
-	private undoStack = $state.raw<Entry[]>([]);
-	private redoStack = $state.raw<Entry[]>([]);
+	/** the undo history: bounded, with marks */
+	readonly history: History<Entry>;
 	private stroke: PaintEntry | null = null;
-	private serial = 0;
-	private savedSerial = $state(0);
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- listeners are called, not rendered
 	private readonly tileListeners = new Set<TileListener>();
 
@@ -65,7 +78,12 @@ export class EditorState {
 		return analyseDoc(this.doc);
 	});
 
-	constructor(doc: MapDoc) {
+	constructor(doc: MapDoc, options: EditorOptions = {}) {
+		this.history = new History<Entry>(
+			(entry, side) => this.apply(entry, side),
+			(entries, label) => ({ type: 'group', label, entries }),
+			options.historyLimit ?? DEFAULT_HISTORY_LIMIT
+		);
 		this.doc = doc;
 		const firstTile = doc.layers.find((l) => l.kind === 'tile' && l.name !== 'collisions') ?? doc.layers[0];
 		this.activeLayerId = firstTile?.id ?? null;
@@ -75,51 +93,65 @@ export class EditorState {
 	// ---- history ----------------------------------------------------------------------------------
 
 	get canUndo(): boolean {
-		return this.undoStack.length > 0;
+		return this.history.canUndo;
 	}
 	get canRedo(): boolean {
-		return this.redoStack.length > 0;
+		return this.history.canRedo;
 	}
 	get undoLabel(): string | undefined {
-		return this.undoStack.at(-1)?.label;
+		return this.history.undoLabel;
 	}
 	get redoLabel(): string | undefined {
-		return this.redoStack.at(-1)?.label;
+		return this.history.redoLabel;
 	}
-	/** unsaved changes: the history's top is not what was saved */
+	/** unsaved changes: the document is not at the point last saved */
 	get dirty(): boolean {
-		return (this.undoStack.at(-1)?.serial ?? 0) !== this.savedSerial;
+		return this.history.dirty;
 	}
 
 	markSaved(): void {
-		this.savedSerial = this.undoStack.at(-1)?.serial ?? 0;
+		this.history.markSaved();
 	}
 
-	private push(entry: PaintEntry | ShapeEntry): void {
-		this.undoStack = [...this.undoStack, { ...entry, serial: ++this.serial }];
-		this.redoStack = [];
+	private push(entry: Entry): void {
+		this.history.push(entry);
 		this.message = null;
 	}
 
 	undo(): void {
 		this.endStroke();
-		const entry = this.undoStack.at(-1);
-		if (!entry) return;
-		this.undoStack = this.undoStack.slice(0, -1);
-		this.apply(entry, 'before');
-		this.redoStack = [...this.redoStack, entry];
+		this.history.undo();
 	}
 
 	redo(): void {
 		this.endStroke();
-		const entry = this.redoStack.at(-1);
-		if (!entry) return;
-		this.redoStack = this.redoStack.slice(0, -1);
-		this.apply(entry, 'after');
-		this.undoStack = [...this.undoStack, entry];
+		this.history.redo();
 	}
 
-	private apply(entry: Entry, side: 'before' | 'after'): void {
+	/** Names the current point of the history (ending a stroke in progress); see `squashToMark`, `bailToMark`. */
+	mark(name?: string): string {
+		this.endStroke();
+		return this.history.mark(name);
+	}
+
+	/** Makes everything done since the mark one undo step (labelled `label`). */
+	squashToMark(id: string, label?: string): void {
+		this.endStroke();
+		this.history.squashToMark(id, label);
+	}
+
+	/** Takes back everything done since the mark, a stroke in progress included. */
+	bailToMark(id: string): void {
+		this.cancelStroke();
+		this.history.bailToMark(id);
+	}
+
+	private apply(entry: Kept<Entry> | Entry, side: 'before' | 'after'): void {
+		if (entry.type === 'group') {
+			const list = side === 'before' ? [...entry.entries].reverse() : entry.entries;
+			for (const e of list) this.apply(e, side);
+			return;
+		}
 		if (entry.type === 'shape') {
 			this.setShape(side === 'before' ? entry.before : entry.after);
 			return;
@@ -219,6 +251,14 @@ export class EditorState {
 		if (stroke.cells.size === 0) return;
 		this.push(stroke);
 		this.structureRevision++;
+	}
+
+	/** Abandons the stroke in progress: its cells go back to what they were, and nothing is recorded. */
+	cancelStroke(): void {
+		const stroke = this.stroke;
+		this.stroke = null;
+		if (!stroke || stroke.cells.size === 0) return;
+		this.apply(stroke, 'before');
 	}
 
 	get painting(): boolean {

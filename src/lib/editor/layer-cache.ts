@@ -9,7 +9,7 @@
 import type { MapDoc } from '../world/doc';
 import { COLLISION_LAYER, GID_MASK } from '../world/doc';
 import type { TilesetView } from '../world/types';
-import { decodeGid, tileSource, tilesetFor } from '../ui/tiles';
+import { decodeGid, tileSource, tilesetFor } from '../shared/tiles';
 
 /** Tiles, half-open: x0 <= x < x1, y0 <= y < y1. */
 export interface TileBox {

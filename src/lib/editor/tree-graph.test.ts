@@ -1,7 +1,7 @@
 // The environment tree graph: what is shown, what each node says, and where it sits.
 import { describe, expect, it } from 'vitest';
 import { loadWorld } from '$lib/server/world/load';
-import { sectorViews, type SectorView } from '../ui/world-view';
+import { sectorViews, type SectorView } from '../shared/world-view';
 import {
 	NODE_HEIGHT,
 	NODE_WIDTH,

@@ -5,7 +5,7 @@
 
 import { graphlib, layout } from '@dagrejs/dagre';
 import type { Edge, Node } from '@xyflow/svelte';
-import type { SectorView } from '../ui/world-view';
+import type { SectorView } from '../shared/world-view';
 
 /** The id (and address) of the root node: the world itself. */
 export const ROOT_ID = 'world';

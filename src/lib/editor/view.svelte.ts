@@ -4,7 +4,7 @@
 // without the page passing it around. Nothing here is part of the document or its history.
 
 import type { MapDoc, ZoneKind } from '../world/doc';
-import { MapViewport, ZOOM_STEP } from '../ui/viewport.svelte';
+import { MapViewport, ZOOM_STEP } from '../shared/viewport.svelte';
 import type { EditorState } from './editor.svelte';
 
 export class EditorView {

@@ -274,7 +274,7 @@ export async function replan(ctx: AgentContext, reason: string): Promise<void> {
 }
 
 /** 5-15 minute steps of a block, stored as plan memories; durations are made to fill the block. */
-async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Subtask[]> {
+export async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Subtask[]> {
 	const a = ctx.agent;
 	const answer = await ctx.ask<{ subtasks: Subtask[] }>(
 		'decompose_task',
@@ -632,25 +632,29 @@ export async function reactToObject(ctx: AgentContext, e: PerceivedEvent): Promi
 // ---------------------------------------------------------------------------
 // dialogue
 
-export async function converse(
+/**
+ * A conversation's lines: the relationship summaries and what each speaker has on its mind,
+ * then turn after turn until one ends it or `conversation.maxTurns` is reached. The contexts
+ * recall only what the speakers knew when it began (see TalkState), so the same conversation
+ * asks the same prompts whenever it is made.
+ */
+export async function talk(
 	ctxA: AgentContext,
 	ctxB: AgentContext,
-	stepMs: number,
-	id: string
-): Promise<{ lines: { speaker: string; text: string }[]; address: string }> {
+	address: string
+): Promise<{ lines: { speaker: string; text: string }[]; history: string[] }> {
 	const A = ctxA.agent;
 	const B = ctxB.agent;
-	const address = ctxA.sim.index.addressOf(A.tile);
-	const relA = await relationship(ctxA, B.name, `${B.name} is ${B.action.activity}`, 'conversation');
-	const relB = await relationship(ctxB, A.name, `${A.name} is ${A.action.activity}`, 'conversation');
 	// What each speaker has on its mind (its salient news and plans), retrieved once per
 	// conversation when `retrieval.k.onMind` is above 0 (not in the paper's flow).
 	const onMind = async (ctx: AgentContext, me: AgentState) => {
 		const k = retrievalK(ctx, 'onMind');
 		return k > 0 ? ctx.retrieve(`${me.name}'s news, plans and intentions`, 'conversation: what is on my mind', k) : [];
 	};
-	const onMindA = await onMind(ctxA, A);
-	const onMindB = await onMind(ctxB, B);
+	const [[relA, onMindA], [relB, onMindB]] = await Promise.all([
+		(async () => [await relationship(ctxA, B.name, `${B.name} is ${B.action.activity}`, 'conversation'), await onMind(ctxA, A)] as const)(),
+		(async () => [await relationship(ctxB, A.name, `${A.name} is ${A.action.activity}`, 'conversation'), await onMind(ctxB, B)] as const)()
+	]);
 	const maxLines = ctxA.state.settings.conversation.maxTurns * 2;
 	const lines: { speaker: string; text: string }[] = [];
 	const history: string[] = [];
@@ -667,7 +671,7 @@ export async function converse(
 				other: other.name,
 				relationship: rel,
 				place: address,
-				time: formatDateTime(me.now),
+				time: formatDateTime(me.recall?.at ?? me.now),
 				memories: memories.map((m) => m.description),
 				history
 			},
@@ -679,36 +683,43 @@ export async function converse(
 		history.push(`${me.name}: ${text}`);
 		if (answer.value.end && lines.length >= 2) break;
 	}
-	const minutes = Math.max(1, Math.ceil(lines.length / 2));
-	for (const [me, other] of [[ctxA, B], [ctxB, A]] as const) {
-		const memo = await me.ask<{ summary: string; plan_note: string }>(
-			'conversation_memo',
-			{ name: me.name, other: other.name, transcript: history },
-			'conversation: what to remember'
-		);
-		const summary = memo.value.summary?.trim() || `${me.name} talked with ${other.name}`;
-		const items: Parameters<AgentContext['memorize']>[0] = [{ kind: 'conversation', description: summary, with: other.id }];
-		const note = memo.value.plan_note?.trim();
-		if (note) items.push({ kind: 'thought', source: 'conversation', description: note, with: other.id });
-		await me.memorize(items);
-		const agent = me.agent;
-		agent.lastChat[other.id] = me.now + minutes * MINUTE;
-		agent.action = {
-			...agent.action,
-			activity: `chatting with ${other.name}`,
-			emoji: '💬',
-			start: me.now,
-			end: me.now + Math.max(minutes * MINUTE, stepMs),
-			path: [],
-			chatWith: other.id,
-			object: '',
-			objectState: '',
-			// Re-derive the plan item when the chat ends.
-			planRef: `chat:${id}`,
-			sleeping: false
-		};
-	}
-	return { lines, address };
+	return { lines, history };
+}
+
+/** What each speaker remembers of a conversation (both asked at once); stored unless speculative. */
+export async function rememberTalk(ctxA: AgentContext, ctxB: AgentContext, history: string[]): Promise<void> {
+	await Promise.all(
+		([[ctxA, ctxB.agent], [ctxB, ctxA.agent]] as const).map(async ([me, other]) => {
+			const memo = await me.ask<{ summary: string; plan_note: string }>(
+				'conversation_memo',
+				{ name: me.name, other: other.name, transcript: history },
+				'conversation: what to remember'
+			);
+			const summary = memo.value.summary?.trim() || `${me.name} talked with ${other.name}`;
+			const items: Parameters<AgentContext['memorize']>[0] = [{ kind: 'conversation', description: summary, with: other.id }];
+			const note = memo.value.plan_note?.trim();
+			if (note) items.push({ kind: 'thought', source: 'conversation', description: note, with: other.id });
+			await me.memorize(items);
+		})
+	);
+}
+
+/** The two agents' action while a conversation `id` goes on, until game time `end`. */
+export function chatAction(agent: AgentState, other: AgentState, id: string, now: number, end: number): ActionState {
+	return {
+		...agent.action,
+		activity: `chatting with ${other.name}`,
+		emoji: '💬',
+		start: now,
+		end,
+		path: [],
+		chatWith: other.id,
+		object: '',
+		objectState: '',
+		// Re-derive the plan item when the chat ends.
+		planRef: `chat:${id}`,
+		sleeping: false
+	};
 }
 
 // ---------------------------------------------------------------------------

@@ -63,10 +63,27 @@ interface NewMemoryFields {
 	importance?: number;
 }
 
+/**
+ * What a conversation recalls: the memories its speaker had when it began, scored as of then.
+ * Its retrievals leave last access alone until the conversation is committed (`touched`).
+ */
+export interface RecallScope {
+	size: number;
+	at: number;
+	touched: number[];
+}
+
 export class AgentContext {
 	private calls = 0;
 	/** set on branches: calls made concurrently get keys of their own (`.../b0.3`) */
 	private keyPath = '';
+	/** retrievals limited to a conversation's recall (see RecallScope) */
+	recall?: RecallScope;
+	/**
+	 * Work done ahead of need on a copy of the agent: its calls are asked (so their answers are
+	 * ready when a step needs them) but nothing is stored.
+	 */
+	speculative = false;
 
 	constructor(
 		readonly agent: AgentState,
@@ -90,6 +107,15 @@ export class AgentContext {
 	branch(label: string): AgentContext {
 		const b = new AgentContext(this.agent, this.stream, this.sim, this.model, this.keyPrefix, this.now, this.out, this.recordAccess, this.condition);
 		b.keyPath = `${this.keyPath}${this.calls++}${label}.`;
+		b.recall = this.recall;
+		b.speculative = this.speculative;
+		return b;
+	}
+
+	/** A branch whose retrievals recall only what `scope` allows (a conversation's speaker). */
+	recalling(scope: RecallScope, label: string): AgentContext {
+		const b = this.branch(label);
+		b.recall = scope;
 		return b;
 	}
 
@@ -141,37 +167,41 @@ export class AgentContext {
 	 * over the candidates, weighted, top k. Records a trace that can rebuild the full table.
 	 */
 	async retrieve(query: string, purpose: string, k?: number): Promise<MemoryRecord[]> {
-		if (this.recordAccess) await this.flush();
+		const recall = this.recall;
+		if (this.recordAccess && !recall && !this.speculative) await this.flush();
 		const stream = this.stream;
-		if (stream.size === 0) return [];
+		const size = recall ? Math.min(recall.size, stream.size) : stream.size;
+		if (size === 0) return [];
+		const now = recall ? recall.at : this.now;
 		const settings = this.retrievalSettings();
 		const limit = k ?? settings.topK;
 		const hidden = this.hiddenSources();
 		const mask = hidden.length > 0 ? maskFor(stream, hidden) : null;
 		let candidates: number[] | undefined;
-		if (mask) {
+		if (mask || size < stream.size) {
 			candidates = [];
-			for (let i = 0; i < stream.size; i++) if (mask[i] !== 1) candidates.push(i);
+			for (let i = 0; i < size; i++) if (!mask || mask[i] !== 1) candidates.push(i);
 			if (candidates.length === 0) return [];
 		}
 		const [vector] = await this.model.embed([query]);
-		const col = stream.columns(vector, this.now, settings, candidates);
+		const col = stream.columns(vector, now, settings, candidates);
 		const picked = selectTop(col.score, limit, candidates ? (p) => candidates[p] : (p) => p);
 		const indices = candidates ? picked.map((p) => candidates[p]) : picked;
 		const kinds = hidden.length > 0 ? allKindsExcept(kindsHiddenBy(hidden)) : null;
-		if (this.recordAccess) {
-			stream.touch(indices, this.now);
+		if (this.recordAccess && !this.speculative) {
+			if (recall) recall.touched.push(...indices);
+			else stream.touch(indices, this.now);
 			this.out.traces.push({
 				id: `${this.agent.id}/r${this.agent.retrievals++}`,
 				agent: this.agent.id,
 				step: this.state.step,
-				time: this.now,
+				time: now,
 				purpose,
 				query,
 				weights: { ...settings.weights },
 				decay: settings.decay,
 				k: limit,
-				streamSize: stream.size,
+				streamSize: size,
 				kinds,
 				selected: indices.map((i) => stream.records[i].id),
 				scores: picked.map((p) => col.score[p])
@@ -187,14 +217,28 @@ export class AgentContext {
 	 * at most one importance call.
 	 */
 	async memorize(items: NewMemory[], opts: { defer?: boolean } = {}): Promise<MemoryRecord[]> {
+		if (this.speculative) {
+			// ahead of need: ask the rating the flush would ask, store nothing
+			if (!opts.defer) await this.rateAhead([...this.agent.pending, ...items]);
+			return [];
+		}
 		const pending = this.agent.pending;
 		for (const item of items) pending.push({ ...item, created: this.now });
 		if (opts.defer && pending.length < MAX_PENDING && this.now - pending[0].created < DEFER_MS) return [];
 		return this.flush();
 	}
 
+	private async rateAhead(items: Pick<NewMemory, 'description' | 'importance'>[]): Promise<void> {
+		const memo = this.agent.memo.importance;
+		const unrated = items.filter((i) => i.importance === undefined && !Object.hasOwn(memo, i.description));
+		if (unrated.length === 0) return;
+		await this.model.embed(items.map((i) => i.description));
+		await this.ask('importance', { name: this.name, memories: unrated.map((i) => i.description) }, 'importance of new memories');
+	}
+
 	/** Rates and stores every pending memory; returns the stored records. */
 	async flush(): Promise<MemoryRecord[]> {
+		if (this.speculative) return [];
 		const items = this.agent.pending;
 		if (items.length === 0) return [];
 		this.agent.pending = [];

@@ -3,7 +3,8 @@
 // seed, inputs and model answers give the same state, bit for bit.
 
 import {
-	converse,
+	chatAction,
+	decompose,
 	eventOf,
 	innerVoice,
 	interview,
@@ -13,12 +14,14 @@ import {
 	react,
 	reactToObject,
 	reflect,
+	rememberTalk,
 	replan,
+	talk,
 	type PerceivedEvent
 } from './agent';
 import { canonicalJson } from './canonical';
-import { dayIndex, timeAtStep } from './clock';
-import { AgentContext, emptyOutput, type StepOutput } from './context';
+import { MINUTE, dayIndex, dayStart, minuteOfDay, timeAtStep } from './clock';
+import { AgentContext, emptyOutput, type RecallScope, type StepOutput } from './context';
 import { MemoryStream, type MemoryRecord } from './memory';
 import type { ModelPort } from './model';
 import { PathFinder } from './path';
@@ -27,7 +30,8 @@ import {
 	STATE_SCHEMA,
 	type Ablation,
 	type AgentState,
-	type SimState
+	type SimState,
+	type TalkState
 } from './state';
 import { DEFAULT_SETTINGS, type PerceptionSettings, type PersonaDef, type Settings, type WorldDef } from './types';
 import { WorldIndex, splitAddress } from './world-index';
@@ -435,9 +439,18 @@ export class Simulation {
 				for (const a of s.agents) if (a.judged?.[input.address] !== undefined) delete a.judged[input.address];
 			}
 		}
+		// Conversations whose game time is over take effect now, in the order they began.
+		const talks = s.talks ?? [];
+		for (const t of talks.filter((x) => x.commitStep <= s.step)) await this.commitTalk(t, ctxs, out);
+		if (s.talks) s.talks = talks.filter((x) => x.commitStep > s.step);
+		// Agents in a conversation under way think again when it is committed.
+		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
+
 		const inUse = this.objectUsers();
 		const perceived = s.agents.map((a) => this.perceive(a, inUse));
-		const wishes = await Promise.all(s.agents.map((a, i) => this.think(ctxs.get(a.id) as AgentContext, perceived[i])));
+		const wishes = await Promise.all(
+			s.agents.map((a, i) => (talking.has(a.id) ? null : this.think(ctxs.get(a.id) as AgentContext, perceived[i])))
+		);
 		this.releaseUserStates();
 
 		// Conversations: each agent in at most one, initiators in id order.
@@ -452,15 +465,24 @@ export class Simulation {
 			busy.add(a.id);
 			busy.add(other);
 		});
-		const talks = await Promise.all(
-			pairs.map(([x, y]) => {
-				const id = `c${s.step}-${x}-${y}`;
-				return converse(ctxs.get(x) as AgentContext, ctxs.get(y) as AgentContext, this.stepMs, id).then((r) => ({ id, x, y, ...r }));
-			})
-		);
-		for (const t of talks) {
-			out.conversations.push({ id: t.id, step: s.step, time: this.time, agents: [t.x, t.y], address: t.address, lines: t.lines });
-			out.events.push({ kind: 'conversation', agents: [t.x, t.y], id: t.id });
+		// A conversation takes one game minute a turn (its most turns); it is made meanwhile.
+		const commitStep = s.step + Math.max(1, Math.ceil((s.settings.conversation.maxTurns * MINUTE) / this.stepMs));
+		for (const [x, y] of pairs) {
+			const A = this.agent(x);
+			const B = this.agent(y);
+			const t: TalkState = {
+				id: `c${s.step}-${x}-${y}`,
+				agents: [x, y],
+				address: this.index.addressOf(A.tile),
+				step: s.step,
+				time: this.time,
+				commitStep,
+				recall: { [x]: this.stream(x).size, [y]: this.stream(y).size }
+			};
+			const end = timeAtStep(this.world.start, this.world.secondsPerStep, commitStep);
+			A.action = chatAction(A, B, t.id, this.time, end);
+			B.action = chatAction(B, A, t.id, this.time, end);
+			(s.talks ??= []).push(t);
 		}
 
 		for (const a of s.agents) {
@@ -470,6 +492,77 @@ export class Simulation {
 		s.step++;
 		this.sortOutput(out);
 		return out;
+	}
+
+	/** A conversation's recall contexts: each speaker as it was when the conversation began. */
+	private talkContexts(t: TalkState, ctxOf: (id: string) => AgentContext): [AgentContext, AgentContext, RecallScope, RecallScope] {
+		const scopes = t.agents.map((id) => ({ size: t.recall[id] ?? 0, at: t.time, touched: [] as number[] }));
+		return [ctxOf(t.agents[0]).recalling(scopes[0], 'c'), ctxOf(t.agents[1]).recalling(scopes[1], 'c'), scopes[0], scopes[1]];
+	}
+
+	/** Makes a conversation's lines (answers asked ahead are ready by now) and lets it take effect. */
+	private async commitTalk(t: TalkState, ctxs: Map<string, AgentContext>, out: StepOutput): Promise<void> {
+		const [ctxA, ctxB, scopeA, scopeB] = this.talkContexts(t, (id) => ctxs.get(id) as AgentContext);
+		const { lines, history } = await talk(ctxA, ctxB, t.address);
+		for (const [ctx, scope] of [[ctxA, scopeA], [ctxB, scopeB]] as const) ctx.stream.touch([...new Set(scope.touched)], this.time);
+		// the memories are stored as of now: the conversation is over
+		await rememberTalk(ctxs.get(t.agents[0]) as AgentContext, ctxs.get(t.agents[1]) as AgentContext, history);
+		for (const [me, other] of [t.agents, [t.agents[1], t.agents[0]]]) {
+			const a = this.agent(me);
+			a.lastChat[other] = this.time;
+			// the chat's action ends now; the plan takes over in this step's thinking
+			if (a.action.planRef === `chat:${t.id}`) a.action.end = Math.min(a.action.end, this.time);
+		}
+		out.conversations.push({ id: t.id, step: t.step, time: t.time, agents: t.agents, address: t.address, lines });
+		out.events.push({ kind: 'conversation', agents: t.agents, id: t.id });
+	}
+
+	/**
+	 * Work a later step will need, done now on copies of the agents so that its model calls are
+	 * asked early: the conversations under way (all their lines and what each remembers), and the
+	 * next hour block of every agent whose current block ends within `horizonSteps`. Nothing in
+	 * the state changes; `model` is expected to answer from calls made ahead (the gateway's
+	 * `prefetch`). `started` holds the ids of work already begun (kept by the caller between steps).
+	 */
+	async lookahead(model: ModelPort, opts: { horizonSteps: number; started: Set<string> }): Promise<void> {
+		const s = this.state;
+		const jobs: Promise<unknown>[] = [];
+		const copies = new Map<string, AgentState>();
+		const copy = (id: string) => {
+			let c = copies.get(id);
+			if (!c) copies.set(id, (c = structuredClone(this.agent(id))));
+			return c;
+		};
+		const ctxOf = (id: string, now: number) => {
+			const ctx = new AgentContext(copy(id), this.stream(id), this, model, 'ahead', now, emptyOutput(s.step, now), false);
+			ctx.speculative = true;
+			return ctx;
+		};
+		for (const t of s.talks ?? []) {
+			const job = `talk:${t.id}`;
+			if (opts.started.has(job)) continue;
+			opts.started.add(job);
+			const [ctxA, ctxB] = this.talkContexts(t, (id) => ctxOf(id, t.time));
+			jobs.push(talk(ctxA, ctxB, t.address).then(({ history }) => rememberTalk(ctxOf(t.agents[0], t.time), ctxOf(t.agents[1], t.time), history)));
+		}
+		const horizon = this.time + opts.horizonSteps * this.stepMs;
+		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
+		for (const a of s.agents) {
+			const plan = a.plan;
+			if (!plan || talking.has(a.id) || s.ablate.planning || dayIndex(horizon) !== plan.day) continue;
+			const minute = minuteOfDay(this.time);
+			const ahead = minuteOfDay(horizon);
+			for (let bi = 0; bi < plan.blocks.length; bi++) {
+				const b = plan.blocks[bi];
+				if (b.sleep || b.subtasks || b.start <= minute || b.start > ahead) continue;
+				const job = `block:${a.id}:${plan.day}:${bi}:${b.start}:${b.activity}`;
+				if (opts.started.has(job)) continue;
+				opts.started.add(job);
+				const at = dayStart(this.time) + b.start * MINUTE;
+				jobs.push(decompose(ctxOf(a.id, at), structuredClone(b)));
+			}
+		}
+		await Promise.all(jobs);
 	}
 
 	/** Agents think concurrently; their outputs are put in one fixed order here. */

@@ -139,6 +139,25 @@ export interface SimState {
 	 */
 	objectsSetAt?: Record<string, number>;
 	agents: AgentState[];
+	/** conversations under way (absent in snapshots from before conversations took game time) */
+	talks?: TalkState[];
+}
+
+/**
+ * A conversation under way. It begins at `step` and takes `conversation.maxTurns` game
+ * minutes; its lines, what the two remember and what they do next take effect at `commitStep`.
+ * The lines are made from what each speaker recalled when it began (`recall`), so they do not
+ * depend on when the model answers, and a state saved in between continues it exactly.
+ */
+export interface TalkState {
+	id: string;
+	agents: [string, string];
+	address: string;
+	step: number;
+	time: number;
+	commitStep: number;
+	/** per agent: how many memories its stream held when the conversation began */
+	recall: Record<string, number>;
 }
 
 /** A retrieval as recorded: enough to rebuild its full score table later. */

@@ -647,3 +647,205 @@ export function formatEvaluationStats(stats: EvaluationStats, title = 'rankings'
 	];
 	return lines.join('\n');
 }
+
+// ---- comparing two arms of an experiment ----
+
+/** mulberry32, seeded: the bootstrap and the sampled permutation test are reproducible. */
+function seeded(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+function mean(xs: readonly number[]): number {
+	let s = 0;
+	for (const x of xs) s += x;
+	return s / xs.length;
+}
+
+/** The q-quantile of sorted values, linearly interpolated (the default of numpy and R type 7). */
+export function quantileSorted(sorted: readonly number[], q: number): number {
+	if (!sorted.length) return NaN;
+	const h = (sorted.length - 1) * q;
+	const lo = Math.floor(h);
+	const hi = Math.min(sorted.length - 1, lo + 1);
+	return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+export interface MannWhitneyResult {
+	/** U of the first sample: pairs (x, y) with x > y, ties counting one half */
+	U: number;
+	/** two-sided */
+	p: number;
+	method: 'exact' | 'asymptotic';
+}
+
+/** Number of ways to reach each rank-sum-minus-minimum u (0..m·n) choosing m of m + n untied ranks. */
+function exactUCounts(m: number, n: number): number[] {
+	// f[j][u]: subsets of size j of {1..i} with U contribution u, built up one rank at a time
+	const max = m * n;
+	let f: number[][] = Array.from({ length: m + 1 }, () => new Array<number>(max + 1).fill(0));
+	f[0][0] = 1;
+	for (let i = 1; i <= m + n; i++) {
+		const next = f.map((row) => row.slice());
+		for (let j = 1; j <= Math.min(i, m); j++) {
+			// the i-th smallest value goes to x: it beats the (i - j) values of y placed below it
+			const gain = i - j;
+			if (gain > n) continue;
+			for (let u = 0; u + gain <= max; u++) if (f[j - 1][u]) next[j][u + gain] += f[j - 1][u];
+		}
+		f = next;
+	}
+	return f[m];
+}
+
+/**
+ * The Mann-Whitney U test, two-sided (Mann & Whitney 1947), as scipy.stats.mannwhitneyu's
+ * `method='auto'`: the exact distribution when there are no ties and either sample has at most
+ * 8 values, else the normal approximation with the tie-corrected variance and a continuity
+ * correction of 1/2. Every value tied: p = 1.
+ */
+export function mannWhitney(x: readonly number[], y: readonly number[], method: 'auto' | 'exact' | 'asymptotic' = 'auto'): MannWhitneyResult {
+	const m = x.length;
+	const n = y.length;
+	if (!m || !n) throw new Error('the Mann-Whitney test needs values in both samples');
+	const { ranks, tieSum } = averageRanks([...x, ...y]);
+	let r1 = 0;
+	for (let i = 0; i < m; i++) r1 += ranks[i];
+	const U = r1 - (m * (m + 1)) / 2;
+	const N = m + n;
+	const useExact = method === 'exact' || (method === 'auto' && tieSum === 0 && Math.min(m, n) <= 8);
+	if (useExact) {
+		if (tieSum !== 0) throw new Error('the exact Mann-Whitney distribution assumes no ties');
+		const counts = exactUCounts(m, n);
+		const total = counts.reduce((a, b) => a + b, 0);
+		const big = Math.max(U, m * n - U);
+		let tail = 0;
+		for (let u = Math.ceil(big - 1e-9); u <= m * n; u++) tail += counts[u];
+		return { U, p: Math.min(1, (2 * tail) / total), method: 'exact' };
+	}
+	const mu = (m * n) / 2;
+	const variance = ((m * n) / 12) * (N + 1 - tieSum / (N * (N - 1)));
+	if (!(variance > 0)) return { U, p: 1, method: 'asymptotic' };
+	const z = Math.max(0, Math.abs(U - mu) - 0.5) / Math.sqrt(variance);
+	return { U, p: Math.min(1, erfc(z / Math.SQRT2)), method: 'asymptotic' };
+}
+
+/**
+ * Two-sided permutation test of the difference in means (y − x): every relabelling when there
+ * are at most `exactLimit` of them, else `samples` random ones (seeded; p = (hits + 1) / (samples + 1)).
+ */
+export function permutationTest(
+	x: readonly number[],
+	y: readonly number[],
+	opts: { samples?: number; seed?: number; exactLimit?: number } = {}
+): { diff: number; p: number; exact: boolean } {
+	const m = x.length;
+	const n = y.length;
+	if (!m || !n) throw new Error('the permutation test needs values in both samples');
+	const all = [...x, ...y];
+	const N = m + n;
+	const total = all.reduce((a, b) => a + b, 0);
+	const observed = mean(y) - mean(x);
+	const eps = 1e-9 * Math.max(1, Math.abs(observed));
+	const diffOf = (sumX: number) => (total - sumX) / n - sumX / m;
+	let combos = 1;
+	for (let k = 1; k <= m; k++) combos = (combos * (N - m + k)) / k;
+	if (combos <= (opts.exactLimit ?? 50_000)) {
+		let hits = 0;
+		let count = 0;
+		const walk = (start: number, left: number, sum: number) => {
+			if (left === 0) {
+				count++;
+				if (Math.abs(diffOf(sum)) >= Math.abs(observed) - eps) hits++;
+				return;
+			}
+			for (let i = start; i <= N - left; i++) walk(i + 1, left - 1, sum + all[i]);
+		};
+		walk(0, m, 0);
+		return { diff: observed, p: hits / count, exact: true };
+	}
+	const rand = seeded(opts.seed ?? 1);
+	const samples = opts.samples ?? 10_000;
+	const pool = all.slice();
+	let hits = 0;
+	for (let s = 0; s < samples; s++) {
+		let sum = 0;
+		for (let i = 0; i < m; i++) {
+			const j = i + Math.floor(rand() * (N - i));
+			[pool[i], pool[j]] = [pool[j], pool[i]];
+			sum += pool[i];
+		}
+		if (Math.abs(diffOf(sum)) >= Math.abs(observed) - eps) hits++;
+	}
+	return { diff: observed, p: (hits + 1) / (samples + 1), exact: false };
+}
+
+/**
+ * Percentile bootstrap confidence interval of the difference in means (y − x): each sample
+ * resampled with replacement, `resamples` times (seeded), the interval cut at (1 ± level) / 2.
+ */
+export function bootstrapMeanDiff(
+	x: readonly number[],
+	y: readonly number[],
+	opts: { resamples?: number; level?: number; seed?: number } = {}
+): { diff: number; ci: [number, number] } {
+	if (!x.length || !y.length) throw new Error('the bootstrap needs values in both samples');
+	const resamples = opts.resamples ?? 4000;
+	const level = opts.level ?? 0.95;
+	const rand = seeded(opts.seed ?? 1);
+	const draw = (xs: readonly number[]) => {
+		let s = 0;
+		for (let i = 0; i < xs.length; i++) s += xs[Math.floor(rand() * xs.length)];
+		return s / xs.length;
+	};
+	const diffs = new Array<number>(resamples);
+	for (let b = 0; b < resamples; b++) diffs[b] = draw(y) - draw(x);
+	diffs.sort((a, b) => a - b);
+	const alpha = (1 - level) / 2;
+	return { diff: mean(y) - mean(x), ci: [quantileSorted(diffs, alpha), quantileSorted(diffs, 1 - alpha)] };
+}
+
+export interface ArmComparison {
+	metric: string;
+	a: string;
+	b: string;
+	/** mean of b − mean of a, in the metric's unit */
+	effect: number;
+	ci: [number, number];
+	/** two-sided Mann-Whitney p */
+	p: number;
+	/** Holm-adjusted across the metrics of the same pair of arms */
+	pAdjusted: number;
+	/** Cliff's delta: P(b > a) − P(b < a), in [−1, 1] */
+	delta: number;
+}
+
+/**
+ * Every metric of arm b against arm a: the difference in means with a bootstrap interval, a
+ * Mann-Whitney p, and Holm's adjustment across the metrics compared. A metric without values in
+ * either arm is left out.
+ */
+export function compareArms(
+	a: { name: string; values: Record<string, readonly number[]> },
+	b: { name: string; values: Record<string, readonly number[]> },
+	metrics: readonly string[],
+	opts: { resamples?: number; level?: number; seed?: number } = {}
+): ArmComparison[] {
+	const rows: Omit<ArmComparison, 'pAdjusted'>[] = [];
+	for (const metric of metrics) {
+		const x = (a.values[metric] ?? []).filter(Number.isFinite);
+		const y = (b.values[metric] ?? []).filter(Number.isFinite);
+		if (!x.length || !y.length) continue;
+		const { diff, ci } = bootstrapMeanDiff(x, y, opts);
+		const mw = mannWhitney(x, y);
+		rows.push({ metric, a: a.name, b: b.name, effect: diff, ci, p: mw.p, delta: (x.length * y.length - 2 * mw.U) / (x.length * y.length) });
+	}
+	const adjusted = holm(rows.map((r) => r.p));
+	return rows.map((r, i) => ({ ...r, pAdjusted: adjusted[i] }));
+}

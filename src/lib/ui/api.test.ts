@@ -3,7 +3,7 @@
 // it lists, and a server that does not answer.
 
 import { describe, expect, it } from 'vitest';
-import { ApiError, createApi, jsonInit, ProblemsError, query, request, saveWorldSettings, type Fetch } from './api';
+import { ApiError, createApi, jsonInit, ProblemsError, query, request, saveWorldSettings, type Fetch } from '../shared/api';
 import { fetchDiff } from './diff-api';
 import { createEvalApi } from './eval/eval-api';
 import { createPromptsApi, PromptsApiError } from './prompts-api';

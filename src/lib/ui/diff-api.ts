@@ -2,7 +2,7 @@
 // Errors throw the API's ApiError with the server's own message.
 
 import type { RunDiff } from '$lib/api-diff';
-import { defaultFetch, request, type Fetch } from './api';
+import { defaultFetch, request, type Fetch } from '$lib/shared/api';
 
 /** The diff of runs `a` and `b` (the server keeps it while neither run changes). */
 export function fetchDiff(a: string, b: string, f: Fetch = defaultFetch, signal?: AbortSignal): Promise<RunDiff> {

@@ -1,8 +1,8 @@
 // What the town map needs from the screen that shows it: the world, the viewport, what to draw
 // and the selection. The studio's first screen and the run debugger both provide one.
 
-import type { MapViewport } from './viewport.svelte';
-import type { WorldView } from './world-view';
+import type { MapViewport } from '$lib/shared/viewport.svelte';
+import type { WorldView } from '$lib/shared/world-view';
 
 /** An agent as the map draws it. Tiles are (column, row). */
 export interface MapAgent {

@@ -14,7 +14,7 @@ import type {
 	TryRequest,
 	TryResult
 } from '$lib/api-prompts';
-import { ApiError, defaultFetch, jsonInit, request, type ErrorFactory, type Fetch } from './api';
+import { ApiError, defaultFetch, jsonInit, request, type ErrorFactory, type Fetch } from '$lib/shared/api';
 
 export class PromptsApiError extends ApiError {
 	constructor(

@@ -2,8 +2,9 @@
 // panning and zooming only copy that canvas and draw the few agents on top.
 
 import type { MapLayerView, MapView, TilesetView } from '$lib/world/types';
-import { assetUrl, decodeFlips, decodeGid, tileSource, tilesetFor } from './tiles';
+import { assetUrl, decodeFlips, decodeGid, tileSource, tilesetFor } from '$lib/shared/tiles';
 import type { MapAgent } from './map-host';
+import { clampBox, intersects, placeLabels, type Box, type PlacedLabel } from './labels';
 
 export const COLLISION_LAYER = 'collisions';
 
@@ -138,6 +139,8 @@ export interface AgentDrawOptions {
 	tileWidth: number;
 	tileHeight: number;
 	selected: string | null;
+	/** the part of the map on screen (world pixels): labels and bubbles stay inside it */
+	view?: Box;
 }
 
 /** Marker radius in world pixels: readable at any zoom, never larger than about a tile. */
@@ -173,15 +176,35 @@ export function agentCenters(
 }
 
 /** Draws agents in world coordinates (the context is already transformed). */
-export function drawAgents(ctx: CanvasRenderingContext2D, agents: readonly MapAgent[], opts: AgentDrawOptions): void {
-	const { scale, tileWidth, tileHeight, selected } = opts;
+export function drawAgents(ctx: CanvasRenderingContext2D, agents: readonly MapAgent[], opts: AgentDrawOptions): DrawnLabels {
+	const { scale, tileWidth, tileHeight, selected, view } = opts;
 	// Keep markers and labels readable at any zoom: sizes are in screen pixels.
 	const radius = markerRadius(scale, tileWidth);
 	const font = 12 / scale;
+	const pad = 3 / scale;
 	ctx.textAlign = 'center';
 	ctx.textBaseline = 'top';
 	const ordered = [...agents].sort((a, b) => Number(a.id === selected) - Number(b.id === selected));
 	const centers = agentCenters(agents, tileWidth, tileHeight, radius);
+	ctx.font = `600 ${font}px system-ui, sans-serif`;
+	const labelOf = (a: MapAgent) => (a.id === selected ? a.name : a.firstName);
+	// Names are placed so that none covers another (agents sharing a home stack or are counted).
+	const placed = placeLabels(
+		agents.map((a) => {
+			const { cx, cy } = centers.get(a.id)!;
+			return {
+				id: a.id,
+				ax: cx,
+				ay: cy,
+				r: a.id === selected ? radius * 1.3 : radius,
+				w: ctx.measureText(labelOf(a)).width + 2 * pad,
+				h: font + 3 / scale,
+				priority: a.id === selected
+			};
+		}),
+		{ gap: 1 / scale, view }
+	);
+	const placedById = new Map(placed.map((p) => [p.id, p]));
 	for (const agent of ordered) {
 		const { cx, cy } = centers.get(agent.id)!;
 		const isSelected = agent.id === selected;
@@ -194,30 +217,61 @@ export function drawAgents(ctx: CanvasRenderingContext2D, agents: readonly MapAg
 		ctx.strokeStyle = isSelected ? '#facc15' : '#ffffff';
 		ctx.stroke();
 
-		ctx.font = `600 ${font}px system-ui, sans-serif`;
-		ctx.textBaseline = 'top';
-		const label = isSelected ? agent.name : agent.firstName;
-		const ty = cy + radius * 1.4;
-		const tw = ctx.measureText(label).width;
-		ctx.fillStyle = 'rgba(15, 23, 42, 0.75)';
-		ctx.fillRect(cx - tw / 2 - 3 / scale, ty - 1 / scale, tw + 6 / scale, font + 3 / scale);
-		ctx.fillStyle = '#ffffff';
-		ctx.fillText(label, cx, ty);
-
 		if (agent.emoji) {
-			ctx.font = `${15 / scale}px system-ui, "Noto Color Emoji", sans-serif`;
+			ctx.font = `${15 / scale}px ${EMOJI_FONTS}`;
+			ctx.textAlign = 'center';
 			ctx.textBaseline = 'bottom';
 			ctx.fillText(agent.emoji, cx, cy - r - 1 / scale);
 		}
 	}
-	// Bubbles last, so no marker covers what someone says.
+	for (const agent of ordered) {
+		const spot = placedById.get(agent.id);
+		if (!spot) continue;
+		const { box } = spot;
+		ctx.font = `600 ${font}px system-ui, sans-serif`;
+		ctx.textAlign = 'center';
+		ctx.textBaseline = 'top';
+		ctx.fillStyle = 'rgba(15, 23, 42, 0.75)';
+		ctx.fillRect(box.x, box.y, box.w, box.h);
+		ctx.fillStyle = '#ffffff';
+		ctx.fillText(labelOf(agent), box.x + box.w / 2, box.y + 1 / scale);
+		if (spot.hidden > 0) {
+			// A count badge on the marker: this many more names here (the agents list has them).
+			const { cx, cy } = centers.get(agent.id)!;
+			const text = `+${spot.hidden}`;
+			ctx.font = `700 ${10 / scale}px system-ui, sans-serif`;
+			const bw = ctx.measureText(text).width + 6 / scale;
+			const bh = 12 / scale;
+			const bx = cx + radius * 0.4;
+			const by = cy - radius - bh * 0.6;
+			ctx.beginPath();
+			ctx.roundRect(bx, by, bw, bh, bh / 2);
+			ctx.fillStyle = '#facc15';
+			ctx.fill();
+			ctx.fillStyle = '#0f172a';
+			ctx.textBaseline = 'middle';
+			ctx.fillText(text, bx + bw / 2, by + bh / 2);
+		}
+	}
+	// Bubbles last, so no marker covers what someone says; none covers another, all inside the view.
 	const speakers = ordered.filter((a) => a.speech);
 	const sides = bubbleSides(speakers, centers, 4 * tileWidth);
+	const bubbles: Box[] = [];
 	for (const agent of speakers) {
 		const { cx, cy } = centers.get(agent.id)!;
-		drawSpeech(ctx, cx, cy, agent.speech!, { scale, reach: radius * 1.3, side: sides.get(agent.id) ?? 'above' });
+		bubbles.push(drawSpeech(ctx, cx, cy, agent.speech!, { scale, reach: radius * 1.3, side: sides.get(agent.id) ?? 'above', view, avoid: bubbles }));
 	}
+	return { labels: placed, bubbles };
 }
+
+/** What `drawAgents` drew where (world pixels): name labels and speech bubbles. */
+export interface DrawnLabels {
+	labels: PlacedLabel[];
+	bubbles: Box[];
+}
+
+/** Emoji over the agents: the font shipped with the app first, then the system's. */
+export const EMOJI_FONTS = '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji", system-ui, sans-serif';
 
 export type BubbleSide = 'above' | 'left' | 'right';
 
@@ -281,9 +335,9 @@ function drawSpeech(
 	cx: number,
 	cy: number,
 	text: string,
-	opts: { scale: number; reach: number; side: BubbleSide }
-): void {
-	const { scale, reach, side } = opts;
+	opts: { scale: number; reach: number; side: BubbleSide; view?: Box; avoid?: readonly Box[] }
+): Box {
+	const { scale, reach, view, avoid = [] } = opts;
 	const font = 12 / scale;
 	const pad = 5 / scale;
 	ctx.font = `${font}px system-ui, sans-serif`;
@@ -294,37 +348,58 @@ function drawSpeech(
 	const lineHeight = font * 1.25;
 	const height = lines.length * lineHeight + 2 * pad;
 	const radius = 5 / scale;
-	// Box and tip: above a lone speaker (clear of the emoji over the head), beside a pair.
-	let left: number;
-	let top: number;
+	/** box of a bubble on `side`: above a lone speaker (clear of the emoji over the head), beside a pair */
+	const boxOn = (side: BubbleSide | 'below'): Box => {
+		if (side === 'above') return { x: cx - width / 2, y: cy - reach - 24 / scale - height, w: width, h: height };
+		if (side === 'below') return { x: cx - width / 2, y: cy + reach + 22 / scale, w: width, h: height };
+		const dir = side === 'left' ? -1 : 1;
+		const edge = cx + dir * (reach + 8 / scale);
+		// The box ends level with the marker, clear of the name label below it.
+		return { x: dir < 0 ? edge - width : edge, y: cy + 2 / scale - height, w: width, h: height };
+	};
+	const order: (BubbleSide | 'below')[] = [opts.side, ...(['above', 'left', 'right', 'below'] as const).filter((s) => s !== opts.side)];
+	let box = boxOn(opts.side);
+	for (const side of order) {
+		let b = boxOn(side);
+		if (view) b = clampBox(b.x, b.y, b.w, b.h, view);
+		if (!avoid.some((o) => intersects(b, o, 2 / scale))) {
+			box = b;
+			break;
+		}
+		if (side === order[0]) box = b;
+	}
+	const { x: left, y: top } = box;
+	// The tip points from the box's nearest edge to the speaker.
+	const tipBase = Math.max(left + radius + 3 / scale, Math.min(cx, left + width - radius - 3 / scale));
+	const tipSideY = Math.max(top + radius + 3 / scale, Math.min(cy - 7 / scale, top + height - radius - 3 / scale));
 	let tip: [number, number][];
-	if (side === 'above') {
-		const tipY = cy - reach - 18 / scale;
-		left = cx - width / 2;
-		top = tipY - 6 / scale - height;
+	if (top + height <= cy - reach) {
 		tip = [
-			[cx - 5 / scale, top + height],
-			[cx, tipY],
-			[cx + 5 / scale, top + height]
+			[tipBase - 5 / scale, top + height],
+			[cx, cy - reach - 1 / scale],
+			[tipBase + 5 / scale, top + height]
+		];
+	} else if (top >= cy + reach) {
+		tip = [
+			[tipBase - 5 / scale, top],
+			[cx, cy + reach + 1 / scale],
+			[tipBase + 5 / scale, top]
 		];
 	} else {
-		const dir = side === 'left' ? -1 : 1;
-		const tipX = cx + dir * (reach + 2 / scale);
-		const edge = tipX + dir * (6 / scale);
-		left = dir < 0 ? edge - width : edge;
-		// The box ends level with the marker, clear of the name label below it.
-		top = cy + 2 / scale - height;
-		tip = [
-			[edge, cy - 11 / scale],
-			[tipX, cy],
-			[edge, cy - 4 / scale]
+		const edge = left + width <= cx ? left + width : left >= cx ? left : null;
+		tip = edge === null ? [] : [
+			[edge, tipSideY - 4 / scale],
+			[cx + (edge < cx ? -reach : reach), cy],
+			[edge, tipSideY + 3 / scale]
 		];
 	}
 	ctx.beginPath();
 	ctx.roundRect(left, top, width, height, radius);
-	ctx.moveTo(...tip[0]);
-	ctx.lineTo(...tip[1]);
-	ctx.lineTo(...tip[2]);
+	if (tip.length) {
+		ctx.moveTo(...tip[0]);
+		ctx.lineTo(...tip[1]);
+		ctx.lineTo(...tip[2]);
+	}
 	ctx.fillStyle = 'rgba(255, 255, 255, 0.96)';
 	ctx.fill();
 	ctx.lineWidth = 1 / scale;
@@ -333,6 +408,7 @@ function drawSpeech(
 	ctx.fillStyle = '#0f172a';
 	lines.forEach((l, i) => ctx.fillText(l, left + pad, top + pad + i * lineHeight));
 	ctx.textAlign = 'center';
+	return box;
 }
 
 /** The selected agent's remaining walk: a dashed line from it to the destination. */
@@ -370,17 +446,16 @@ export interface ZoneDrawOptions {
 	tileHeight: number;
 	selected: string | null;
 	showAll: boolean;
+	/** the part of the map on screen (world pixels): names stay inside it */
+	view?: Box;
 }
 
 /** Outlines zones: all sectors when `showAll`, and the selected zone always. */
-export function drawZones(ctx: CanvasRenderingContext2D, zones: MapView['zones'], opts: ZoneDrawOptions): void {
-	const { scale, selected, showAll, tileWidth: tw0, tileHeight: th0 } = opts;
-	ctx.textAlign = 'left';
-	ctx.textBaseline = 'top';
-	ctx.font = `600 ${12 / scale}px system-ui, sans-serif`;
-	for (const zone of zones) {
+export function drawZones(ctx: CanvasRenderingContext2D, zones: MapView['zones'], opts: ZoneDrawOptions): Box[] {
+	const { scale, selected, showAll, tileWidth: tw0, tileHeight: th0, view } = opts;
+	const shown = zones.filter((zone) => zone.address === selected || (showAll && zone.kind === 'sector'));
+	for (const zone of shown) {
 		const isSelected = zone.address === selected;
-		if (!isSelected && !(showAll && zone.kind === 'sector')) continue;
 		ctx.lineWidth = (isSelected ? 3 : 1.5) / scale;
 		ctx.strokeStyle = isSelected ? '#facc15' : 'rgba(37, 99, 235, 0.9)';
 		ctx.fillStyle = isSelected ? 'rgba(250, 204, 21, 0.18)' : 'rgba(37, 99, 235, 0.08)';
@@ -389,19 +464,34 @@ export function drawZones(ctx: CanvasRenderingContext2D, zones: MapView['zones']
 			ctx.fillRect(r.x * tw0, r.y * th0, r.w * tw0, r.h * th0);
 			ctx.strokeRect(r.x * tw0, r.y * th0, r.w * tw0, r.h * th0);
 		}
-		const first = zone.rects[0];
-		if (first) {
-			const label = zone.name;
-			const pad = 3 / scale;
-			const x = first.x * tw0;
-			const y = first.y * th0;
-			const tw = ctx.measureText(label).width;
-			ctx.fillStyle = 'rgba(15, 23, 42, 0.75)';
-			ctx.fillRect(x + pad, y + pad, tw + 2 * pad, 12 / scale + 2 * pad);
-			ctx.fillStyle = '#ffffff';
-			ctx.fillText(label, x + 2 * pad, y + 2 * pad);
-		}
 	}
+	// Names after every outline, whole (moved into the view) and never over another name.
+	ctx.textAlign = 'left';
+	ctx.textBaseline = 'top';
+	ctx.font = `600 ${12 / scale}px system-ui, sans-serif`;
+	const pad = 3 / scale;
+	const boxes: Box[] = [];
+	const ordered = [...shown].sort((a, b) => Number(b.address === selected) - Number(a.address === selected));
+	for (const zone of ordered) {
+		const first = zone.rects[0];
+		if (!first) continue;
+		const label = zone.name;
+		const w = ctx.measureText(label).width + 2 * pad;
+		const h = 12 / scale + 2 * pad;
+		let spot: Box | null = null;
+		for (let k = 0; k < 4 && !spot; k++) {
+			let b: Box = { x: first.x * tw0 + pad, y: first.y * th0 + pad + k * (h + pad), w, h };
+			if (view) b = clampBox(b.x, b.y, w, h, view);
+			if (!boxes.some((o) => intersects(b, o, pad / 2))) spot = b;
+		}
+		if (!spot) continue;
+		boxes.push(spot);
+		ctx.fillStyle = 'rgba(15, 23, 42, 0.75)';
+		ctx.fillRect(spot.x, spot.y, spot.w, spot.h);
+		ctx.fillStyle = '#ffffff';
+		ctx.fillText(label, spot.x + pad, spot.y + pad);
+	}
+	return boxes;
 }
 
 /** Painted layers per map object: two maps of the same town (the compare view) paint it once. */

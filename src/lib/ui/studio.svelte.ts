@@ -2,8 +2,8 @@
 
 import { createContext } from 'svelte';
 import type { MapAgent, MapHost } from './map-host';
-import { MapViewport } from './viewport.svelte';
-import type { WorldView } from './world-view';
+import { MapViewport } from '$lib/shared/viewport.svelte';
+import type { WorldView } from '$lib/shared/world-view';
 
 export class StudioState implements MapHost {
 	readonly world: WorldView;

@@ -12,9 +12,9 @@ import { assetWorld, checkRunId, pageAnswer, runWorldProblems } from '$lib/serve
 import { dataHome } from '$lib/server/paths';
 import { runsDir } from '$lib/server/run/runner';
 import { loadWorld } from '$lib/server/world/load';
-import { createApi } from '$lib/ui/api';
+import { createApi } from '$lib/shared/api';
 import { fetchDiff } from '$lib/ui/diff-api';
-import { worldView, type ProblemView, type WorldView } from '$lib/ui/world-view';
+import { worldView, type ProblemView, type WorldView } from '$lib/shared/world-view';
 import type { PageServerLoad } from './$types';
 
 export interface CompareSide {

@@ -1,5 +1,5 @@
 import type { RunListing } from '$lib/api-types';
-import { ApiError, createApi } from '$lib/ui/api';
+import { ApiError, createApi } from '$lib/shared/api';
 import type { PageLoad } from './$types';
 
 export const load: PageLoad = async ({ data, fetch }) => {

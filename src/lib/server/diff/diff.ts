@@ -42,6 +42,7 @@ import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { TrackedFact } from '../../engine/types';
 import { ProblemList } from '../../world/problems';
 import { callKeyOrder, listSnapshotSteps, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
+import { lineageSpans, runLineage, spanOfStep } from '../store/store';
 import { dataHome } from '../paths';
 import { readScenario } from '../world/manifest';
 import { intAt, JournalText } from './journal-text';
@@ -165,22 +166,17 @@ interface Span {
 	to: number;
 }
 
-/** Who holds each step of a run's history: its ancestors up to each fork step, then itself. */
-function lineage(runs: RunSet, id: string, until = Infinity, seen = new Set<string>()): Span[] {
-	if (seen.has(id)) throw new Error(`run ${id} is its own ancestor (run.json parents form a loop)`);
-	seen.add(id);
-	const run = runs.get(id);
-	const own: Span = { run, from: run.firstStep, to: Math.min(until, run.committed) };
-	const parent = run.meta.parent;
-	if (parent && !runs.has(parent.run)) throw new Error(`run ${id} is a fork of ${parent.run}, which is not among the runs`);
-	const before = parent ? lineage(runs, parent.run, Math.min(until, parent.step), seen) : [];
-	return own.to > own.from ? [...before, own] : before;
+/** Who holds each step of a run's history (the store's lineage walk), with each run's files. */
+function lineage(runs: RunSet, id: string): Span[] {
+	const node = (r: string) => {
+		if (!runs.has(r)) return null;
+		const f = runs.get(r);
+		return { firstStep: f.firstStep, parent: f.meta.parent, committed: f.committed };
+	};
+	return lineageSpans(id, node).map((s) => ({ run: runs.get(s.run), from: s.from, to: s.to }));
 }
 
-function ownerAt(spans: Span[], step: number): Span | undefined {
-	for (const s of spans) if (step >= s.from && step < s.to) return s;
-	return undefined;
-}
+const ownerAt = (spans: Span[], step: number): Span | undefined => spanOfStep(spans, step);
 
 // ---------------------------------------------------------------------------
 // commit lines
@@ -984,27 +980,28 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 // ---------------------------------------------------------------------------
 // cached diffs (the server)
 
-/** What changes when a run grows or stores memories: sizes and times of its files. */
-function stamp(runsDir: string, id: string, seen = new Set<string>()): string {
-	if (seen.has(id) || !RUN_ID.test(id)) return '';
-	seen.add(id);
-	const dir = path.join(runsDir, id);
-	const part = (f: string) => {
-		try {
-			const s = statSync(path.join(dir, f));
-			return `${s.size}:${s.mtimeMs}`;
-		} catch {
-			return '-';
-		}
-	};
-	let meta: RunMeta;
+/** What changes when a run grows or stores memories: sizes and times of its lineage's files. */
+function stamp(runsDir: string, id: string): string {
+	let runs: string[];
 	try {
-		meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunMeta;
+		runs = runLineage(id, { home: path.dirname(runsDir) }).map((s) => s.run);
 	} catch {
 		return `${id}:none`;
 	}
-	const own = [id, part('run.json'), part('steps.jsonl'), part('calls.jsonl'), part('lance/memories.lance/_versions')].join('|');
-	return meta.parent ? `${own};${stamp(runsDir, meta.parent.run, seen)}` : own;
+	return runs
+		.map((run) => {
+			const dir = path.join(runsDir, run);
+			const part = (f: string) => {
+				try {
+					const s = statSync(path.join(dir, f));
+					return `${s.size}:${s.mtimeMs}`;
+				} catch {
+					return '-';
+				}
+			};
+			return [run, part('run.json'), part('steps.jsonl'), part('calls.jsonl'), part('lance/memories.lance/_versions')].join('|');
+		})
+		.join(';');
 }
 
 const cache = new Map<string, { stamp: string; diff: Promise<RunDiff> }>();

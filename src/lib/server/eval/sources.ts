@@ -9,11 +9,11 @@ import type { MemoryRecord } from '../../engine/memory';
 import { Simulation, type AgentView } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
-import type { RunReader, StepLine } from '../journal/journal';
+import { committedSteps, type RunReader, type StepLine } from '../journal/journal';
 import { MemoryStore } from '../memory/lance-store';
 import type { LiveModel } from '../run/models';
-import { loadState, openRun, runWorld } from '../run/runner';
-import { committedSteps } from '../ide/run-data';
+import { loadState, runWorld } from '../run/runner';
+import { openRun, runLineage, spanOfState } from '../store/store';
 
 /** `<run dir>/evaluations/`, where reports and interview sets are kept. */
 export function evaluationsDir(runDir: string): string {
@@ -48,20 +48,8 @@ export interface LineageRun {
 }
 
 export function lineageOf(runId: string, home: string, step: number): LineageRun[] {
-	const out: LineageRun[] = [];
-	const seen = new Set<string>();
-	let reader = openRun(runId, home);
-	let to = step;
-	for (;;) {
-		seen.add(reader.meta.id);
-		const parent = reader.meta.parent;
-		const from = parent ? reader.meta.firstStep : 0;
-		out.unshift({ reader, from, to });
-		if (!parent || seen.has(parent.run) || from <= 0) break;
-		to = parent.step;
-		reader = openRun(parent.run, home);
-	}
-	return out;
+	const spans = runLineage(runId, { home });
+	return spans.map((span, i) => ({ reader: openRun(span.run, home), from: span.from, to: i === spans.length - 1 ? step : span.to }));
 }
 
 /** The last committed state of a run (without reading the whole journal). */
@@ -92,8 +80,7 @@ export class StateSource {
 	) {}
 
 	owner(step: number): LineageRun {
-		for (let i = this.lineage.length - 1; i >= 0; i--) if (step >= this.lineage[i].from) return this.lineage[i];
-		return this.lineage[0];
+		return spanOfState(this.lineage, step) ?? this.lineage[0];
 	}
 
 	async world(reader: RunReader): Promise<WorldDef> {

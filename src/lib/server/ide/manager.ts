@@ -7,7 +7,7 @@
 // inputs can be queued for its next step) and records `paused` in run.json; it is closed when
 // it reaches its target, when it stays paused and idle, or when the process exits.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type {
 	AgentDetail,
@@ -31,6 +31,7 @@ import { timeAtStep } from '../../engine/clock';
 import type { SimInput, Simulation } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
 import { updateRunMeta, type RunMeta } from '../journal/journal';
+import { lineageSpans, liveStatus, liveWriter, RunLockedError, spanOfState, type LockInfo, type Span } from '../store/store';
 import { dataHome } from '../paths';
 import { PromptStore, PromptStoreError } from '../prompts/store';
 import { defaultWorldsDir } from '../world/analyse';
@@ -55,6 +56,9 @@ import {
 } from './validate';
 
 export type RunListener = (event: RunEvent) => void;
+
+/** A span of a lineage with the indexed journal of the run that holds it. */
+type LineageSpan = Span & { data: RunData };
 
 export interface ManagerOptions {
 	/** data home (default: SIMULACRA_HOME or .simulacra/, read when needed) */
@@ -85,8 +89,6 @@ interface Live {
 export const MAX_FRAMES = 2000;
 const MAX_CALLS = 2000;
 const MAX_STEPS = 10_000_000;
-/** a run marked running whose journal changed this recently is being stepped by another process */
-const BUSY_ELSEWHERE_MS = 10_000;
 
 /** The step the live run computes next (inputs queued now apply to it). */
 function nextStep(e: Live): number {
@@ -136,39 +138,47 @@ export class RunManager {
 		return d;
 	}
 
-	/** The run itself and its ancestors, nearest first. */
-	private lineage(data: RunData): RunData[] {
-		const out = [data];
-		const seen = new Set([data.id]);
-		for (let d = data; d.parent; ) {
-			if (seen.has(d.parent.run)) break;
-			d = this.run(d.parent.run);
-			seen.add(d.id);
-			out.push(d);
+	/** The spans of a run's lineage (the store's walk), root first, each with its indexed journal. */
+	private spans(data: RunData): LineageSpan[] {
+		const node = (id: string) => {
+			const d = id === data.id ? data : this.tryRun(id);
+			return d && { firstStep: d.firstStep, parent: d.parent, committed: d.committed() };
+		};
+		let spans: Span[];
+		try {
+			spans = lineageSpans(data.id, node);
+		} catch (e) {
+			throw new ApiError(409, e instanceof Error ? e.message : String(e));
 		}
-		return out;
+		return spans.map((s) => ({ ...s, data: s.run === data.id ? data : this.run(s.run) }));
+	}
+
+	private tryRun(id: string): RunData | null {
+		try {
+			return this.run(id);
+		} catch {
+			return null;
+		}
 	}
 
 	/** The run of the lineage whose own journal holds the state after `step` steps. */
 	private owner(data: RunData, step: number): RunData {
-		let d = data;
-		while (step < d.firstStep && d.parent) d = this.run(d.parent.run);
-		return d;
+		if (step >= data.firstStep) return data;
+		return spanOfState(this.spans(data), step)?.data ?? data;
 	}
 
-	private busyElsewhere(dir: string, meta: RunMeta): boolean {
-		if (meta.status !== 'running' || this.live.has(meta.id)) return false;
-		const file = path.join(dir, 'steps.jsonl');
-		if (!existsSync(file)) return false;
-		return Date.now() - statSync(file).mtimeMs < BUSY_ELSEWHERE_MS;
+	/** Another process writes the run (the CLI, or another server). */
+	private busyElsewhere(dir: string, meta: RunMeta): LockInfo | null {
+		if (this.live.has(meta.id)) return null;
+		const writer = liveWriter(dir);
+		return writer && (writer.pid !== process.pid || writer.holder !== 'IDE') ? writer : null;
 	}
 
 	private status(id: string, dir: string, meta: RunMeta): RunStatus {
 		const e = this.live.get(id);
 		if (e) return e.running ? 'running' : 'paused';
-		// a run left `running` by a process that is gone was interrupted
-		if (meta.status === 'running') return this.busyElsewhere(dir, meta) ? 'running' : 'interrupted';
-		return meta.status;
+		// a run left `running` by a writer that is gone was interrupted
+		return liveStatus(dir, meta) as RunStatus;
 	}
 
 	private listing(id: string, dir: string, meta: RunMeta, committed: number): RunListing {
@@ -325,15 +335,17 @@ export class RunManager {
 
 	private async frameTexts(data: RunData, from: number, to: number): Promise<string[]> {
 		const out: string[] = [];
-		if (from <= data.firstStep) {
-			if (data.parent) out.push(...(await this.frameTexts(this.run(data.parent.run), from, Math.min(to, data.firstStep))));
-			else if (from === data.firstStep) out.push(JSON.stringify(await this.initialFrame(data)));
-		}
-		const a = Math.max(from, data.firstStep + 1);
-		if (a <= to) {
-			const world = await data.world();
-			data.steps.refresh();
-			out.push(...data.frameTextsFromLines(a, to, world.secondsPerStep));
+		const spans = this.spans(data);
+		// the first state of the lineage is its root's first snapshot; every later one a commit line
+		const root = spans[0];
+		if (root && from <= root.from && root.from <= to) out.push(JSON.stringify(await this.initialFrame(root.data)));
+		for (const s of spans) {
+			const a = Math.max(from, s.from + 1);
+			const b = s.data === data ? to : Math.min(to, s.to);
+			if (a > b) continue;
+			const world = await s.data.world();
+			s.data.steps.refresh();
+			out.push(...s.data.frameTextsFromLines(a, b, world.secondsPerStep));
 		}
 		return out;
 	}
@@ -357,11 +369,12 @@ export class RunManager {
 
 	/** Markers of the lineage: a fork's parent's up to the fork step, then its own. */
 	private async markersOf(data: RunData): Promise<Marker[]> {
-		const own = await data.ownMarkers();
-		if (!data.parent) return own;
-		const fork = data.parent.step;
-		const inherited = (await this.markersOf(this.run(data.parent.run))).filter((m) => m.step <= fork);
-		return [...inherited, ...own];
+		const out: Marker[] = [];
+		for (const s of this.spans(data)) {
+			const markers = await s.data.ownMarkers();
+			out.push(...(s.data === data ? markers : markers.filter((m) => m.step <= s.to)));
+		}
+		return out;
 	}
 
 	async timeline(id: string): Promise<Timeline> {
@@ -373,10 +386,9 @@ export class RunManager {
 	/** Conversations of the lineage held before `step` (step < N), oldest first. */
 	private conversationsBefore(data: RunData, step: number, agent?: string): ConversationRecord[] {
 		const out: ConversationRecord[] = [];
-		const chain = this.lineage(data).reverse();
-		chain.forEach((d, i) => {
+		this.spans(data).forEach(({ data: d, to }) => {
 			// an ancestor counts up to the fork step of its child
-			const limit = Math.min(step, i + 1 < chain.length ? chain[i + 1].firstStep : Infinity);
+			const limit = Math.min(step, to);
 			d.steps.refresh();
 			for (const s of d.steps.summaries) {
 				if (s.step >= limit) break;
@@ -508,8 +520,9 @@ export class RunManager {
 		const to = opts.to ?? Infinity;
 		// newest first: walk the lineage back, each run's calls from the end
 		const picked: { run: RunData; index: number }[] = [];
-		let upTo = Infinity;
-		for (const d of this.lineage(data)) {
+		for (const { data: d, to: held } of this.spans(data).reverse()) {
+			// an ancestor's calls count up to the fork step; the run's own, all of them
+			const upTo = d === data ? Infinity : held;
 			d.calls.refresh();
 			const sums = d.calls.summaries;
 			for (let i = sums.length - 1; i >= 0 && picked.length < limit; i--) {
@@ -519,8 +532,7 @@ export class RunManager {
 				if (opts.template !== undefined && c.template !== opts.template) continue;
 				picked.push({ run: d, index: i });
 			}
-			if (picked.length >= limit || !d.parent) break;
-			upTo = d.firstStep;
+			if (picked.length >= limit) break;
 		}
 		return picked.reverse().map(({ run, index }) => {
 			const { s, ...call } = JSON.parse(run.calls.line(index)) as CallView & { s: number };
@@ -579,7 +591,7 @@ export class RunManager {
 		}
 		let run: LiveRun;
 		try {
-			run = await LiveRun.start({ world, steps, seed, model, from, set, inputs, promptsDir, home: this.home, budget, allowModelChange });
+			run = await LiveRun.start({ world, steps, seed, model, from, set, inputs, promptsDir, home: this.home, budget, allowModelChange, writer: 'IDE' });
 		} catch (e) {
 			if (e instanceof ModelChangeError) throw new ApiError(409, e.message);
 			throw e instanceof ApiError ? e : badRequest(e instanceof Error ? e.message : String(e));
@@ -626,14 +638,15 @@ export class RunManager {
 		if (pending) return pending;
 		const data = this.run(id);
 		const meta = data.meta;
-		if (this.busyElsewhere(data.dir, meta)) throw new ApiError(409, `run ${id} is being stepped by another process`);
+		const holder = this.busyElsewhere(data.dir, meta);
+		if (holder) throw new ApiError(409, new RunLockedError(id, holder).message);
 		const p = (async () => {
 			try {
 				let run: LiveRun;
 				try {
-					run = await LiveRun.resume(id, { home: this.home, allowModelChange });
+					run = await LiveRun.resume(id, { home: this.home, allowModelChange, writer: 'IDE' });
 				} catch (e) {
-					if (e instanceof ModelChangeError) throw new ApiError(409, e.message);
+					if (e instanceof ModelChangeError || e instanceof RunLockedError) throw new ApiError(409, e.message);
 					throw e;
 				}
 				data.invalidate();
@@ -670,7 +683,14 @@ export class RunManager {
 				const budget = this.parseBudget(body.budget);
 				const e = this.live.get(id);
 				if (e) e.run.setBudget(budget);
-				else updateRunMeta(data.dir, { budget });
+				else {
+					try {
+						updateRunMeta(data.dir, { budget }, 'IDE');
+					} catch (e) {
+						if (e instanceof RunLockedError) throw new ApiError(409, e.message);
+						throw e;
+					}
+				}
 				this.publishStatus(id);
 				break;
 			}

@@ -4,9 +4,9 @@
 // (or, for a fork, its parent's frame at the fork step), frame N > firstStep from the commit
 // line of step N - 1, which records the agents as they were after it.
 
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { RunReader, listSnapshotSteps, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
+import { RunReader, committedSteps, listSnapshotSteps, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
 import { agentViews, type AgentView, type SimInput, type Snapshot } from '../../engine/sim';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
@@ -43,41 +43,7 @@ export function runDir(runsDir: string, id: string): string {
 }
 
 /** The committed step count from the last line of steps.jsonl, without reading the whole file. */
-export function committedSteps(dir: string, meta: RunMeta): number {
-	const file = path.join(dir, 'steps.jsonl');
-	if (!existsSync(file)) return meta.firstStep;
-	const size = statSync(file).size;
-	let window = 1 << 16;
-	for (;;) {
-		const from = Math.max(0, size - window);
-		const text = readTail(file, from, size - from);
-		const end = text.lastIndexOf('\n');
-		if (end < 0) {
-			if (from === 0) return meta.firstStep;
-			window *= 4;
-			continue;
-		}
-		const start = text.lastIndexOf('\n', end - 1);
-		if (start < 0 && from > 0) {
-			window *= 4;
-			continue;
-		}
-		const line = text.slice(start + 1, end);
-		if (!line.trim()) return meta.firstStep;
-		return (JSON.parse(line.slice(0, line.indexOf(',')) + '}') as { step: number }).step + 1;
-	}
-}
-
-function readTail(file: string, from: number, length: number): string {
-	const buf = Buffer.allocUnsafe(length);
-	const fd = openSync(file, 'r');
-	try {
-		const got = readSync(fd, buf, 0, length, from);
-		return buf.toString('utf8', 0, got);
-	} finally {
-		closeSync(fd);
-	}
-}
+export { committedSteps };
 
 /** Agent views of a stored state (the same as `Simulation.view()` would give). */
 export const viewOf = agentViews;

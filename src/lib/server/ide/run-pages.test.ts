@@ -4,7 +4,7 @@
 import { isHttpError } from '@sveltejs/kit';
 import { describe, expect, it } from 'vitest';
 import type { RunInfo } from '$lib/api-types';
-import { ApiError, type Api } from '$lib/ui/api';
+import { ApiError, type Api } from '$lib/shared/api';
 import { testRunInfo } from '$lib/ui/testing';
 import { WorldError } from '../../world/problems';
 import { assetWorld, checkRunId, pageAnswer, runWorldProblems } from './run-pages';

@@ -4,8 +4,8 @@
 
 import { error } from '@sveltejs/kit';
 import type { RunInfo } from '$lib/api-types';
-import { ApiError, type Api } from '$lib/ui/api';
-import type { ProblemView } from '$lib/ui/world-view';
+import { ApiError, type Api } from '$lib/shared/api';
+import type { ProblemView } from '$lib/shared/world-view';
 import { listWorlds, worldsDir } from '../files';
 import { WorldError } from '../../world/problems';
 

@@ -4,7 +4,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/types';
 import { NO_ABLATION } from '../../engine/state';
+import type { Snapshot } from '../../engine/sim';
 import { RunReader, RunWriter, type CallRecord, type RunMeta } from './journal';
+
+/** A stand-in for the state at step 0 (the journal only names the file by its step). */
+const firstSnapshot = { state: { step: 0 } } as unknown as Snapshot;
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -56,15 +60,16 @@ describe('journal', () => {
 	it('keeps committed steps and cuts a torn tail on reopen', () => {
 		const home = mkdtempSync(path.join(tmpdir(), 'journal-'));
 		dirs.push(home);
-		const w = RunWriter.create(home, meta('r1'));
+		const w = RunWriter.create(home, meta('r1'), 'CLI');
 		w.commit(emptyStep(-1), [], [call('init/a/0')], []);
+		w.snapshot(firstSnapshot);
 		for (let s = 0; s < 3; s++) w.commit(emptyStep(s), [], [call(`${s}/a/0`)], []);
 		w.close();
 		const dir = path.join(home, 'r1');
 		// a crash in the middle of step 3: its call written, its commit line torn
 		appendFileSync(path.join(dir, 'calls.jsonl'), JSON.stringify({ s: 3, ...call('3/a/0') }) + '\n');
 		appendFileSync(path.join(dir, 'steps.jsonl'), '{"step":3,"time":');
-		const { writer, committed } = RunWriter.reopen(dir);
+		const { writer, committed } = RunWriter.reopen(dir, 'CLI');
 		writer.close();
 		expect(committed).toBe(3);
 		const reader = new RunReader(dir);
@@ -72,5 +77,32 @@ describe('journal', () => {
 		expect(reader.calls().map((c) => c.key)).toEqual(['init/a/0', '0/a/0', '1/a/0', '2/a/0']);
 		expect(reader.steps().map((l) => l.step)).toEqual([0, 1, 2]);
 		expect(readFileSync(path.join(dir, 'steps.jsonl'), 'utf8').endsWith('}\n')).toBe(true);
+	});
+
+	it('holds the run for one writer: a second is refused naming the holder, close lets go', () => {
+		const home = mkdtempSync(path.join(tmpdir(), 'journal-'));
+		dirs.push(home);
+		const w = RunWriter.create(home, meta('r2'), 'IDE');
+		w.snapshot(firstSnapshot);
+		w.setStatus('running');
+		const dir = path.join(home, 'r2');
+		expect(() => RunWriter.reopen(dir, 'CLI')).toThrow(new RegExp(`run r2 is being written by the IDE \\(pid ${process.pid}, since \\d{4}-`));
+		w.close();
+		const { writer } = RunWriter.reopen(dir, 'CLI');
+		writer.close();
+	});
+
+	it('a run stopped before its first snapshot says so and is not resumed', () => {
+		const home = mkdtempSync(path.join(tmpdir(), 'journal-'));
+		dirs.push(home);
+		const w = RunWriter.create(home, meta('r3'), 'CLI');
+		w.commit(emptyStep(-1), [], [call('init/a/0')], []);
+		w.close();
+		const dir = path.join(home, 'r3');
+		expect(new RunReader(dir).meta.status).toBe('creating');
+		expect(() => RunWriter.reopen(dir, 'CLI')).toThrow(/stopped while it was being created, before its first snapshot: it cannot be resumed; delete it with `runs rm r3`/);
+		// the refusal let the lock go
+		w.close();
+		expect(() => RunWriter.reopen(dir, 'CLI')).toThrow(/before its first snapshot/);
 	});
 });

@@ -8,6 +8,10 @@
 //   snapshots/<n>.json   full state after n steps, every `snapshotEvery` steps
 //   lance/               the memory streams (LanceDB, see ../memory/lance-store.ts): every memory
 //                        of every snapshot is stored before that snapshot is written
+//   writer.lock          the one process appending to the run (see ../store/lock.ts)
+//
+// A run is made with status `creating` and becomes `running` once its first snapshot is
+// written; a run killed before that has no state to resume from and is shown as `incomplete`.
 //
 // A step is committed when its steps.jsonl line is complete. Lines of the other logs carry
 // `s`, the step that commits them (-1 for the run's creation); on resume, anything after
@@ -22,6 +26,7 @@ import {
 	openSync,
 	readFileSync,
 	readdirSync,
+	readSync,
 	renameSync,
 	statSync,
 	truncateSync,
@@ -29,6 +34,7 @@ import {
 	writeSync
 } from 'node:fs';
 import path from 'node:path';
+import { WriteLock, type WriterKind } from '../store/lock';
 import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
 import type { Ablation, ConversationRecord, RetrievalTrace, StepEvent } from '../../engine/state';
 import type { Settings } from '../../engine/types';
@@ -40,7 +46,7 @@ export const JOURNAL_FILES = ['calls.jsonl', 'traces.jsonl'] as const;
  * `paused`: stopped between steps, every step committed (by the user, or by itself at its budget
  * or on a model fault, with `pause` saying why); it resumes like `interrupted`.
  */
-export type RunStatus = 'running' | 'paused' | 'done' | 'interrupted' | 'failed';
+export type RunStatus = 'creating' | 'running' | 'paused' | 'done' | 'interrupted' | 'failed';
 
 export interface RunMeta {
 	id: string;
@@ -119,6 +125,12 @@ export function readLines(file: string): string[] {
 	return text.slice(0, end).split('\n').filter((l) => l.length > 0);
 }
 
+/** Appends complete lines to an open log in one write (a reader sees a line whole or not yet). */
+export function appendLines(fd: number, lines: readonly string[]): void {
+	if (lines.length === 0) return;
+	writeSync(fd, lines.join('\n') + '\n');
+}
+
 function writeJsonAtomic(file: string, value: unknown): void {
 	const tmp = `${file}.tmp`;
 	writeFileSync(tmp, JSON.stringify(value));
@@ -138,6 +150,8 @@ export class RunWriter {
 	private constructor(
 		readonly dir: string,
 		public meta: RunMeta,
+		/** this writer's hold on the run (released by close) */
+		readonly lock: WriteLock,
 		/** wall clock for sync pacing only; never enters the simulation */
 		private readonly clock: () => number = () => performance.now()
 	) {
@@ -146,21 +160,47 @@ export class RunWriter {
 		}
 	}
 
-	/** A new run folder with its metadata. */
-	static create(runsDir: string, meta: RunMeta): RunWriter {
+	/**
+	 * A new run folder with its metadata, locked for `holder`; run.json says `creating` until
+	 * the caller has written the first snapshot and set the status.
+	 */
+	static create(runsDir: string, meta: RunMeta, holder: WriterKind): RunWriter {
 		const dir = path.join(runsDir, meta.id);
-		if (existsSync(dir)) throw new Error(`run ${meta.id} already exists`);
-		mkdirSync(path.join(dir, 'snapshots'), { recursive: true });
-		writeJsonAtomic(path.join(dir, 'run.json'), meta);
-		return new RunWriter(dir, meta);
+		mkdirSync(runsDir, { recursive: true });
+		try {
+			mkdirSync(dir);
+		} catch (e) {
+			if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`run ${meta.id} already exists`);
+			throw e;
+		}
+		const lock = WriteLock.acquire(dir, holder, meta.id);
+		mkdirSync(path.join(dir, 'snapshots'));
+		const created = { ...meta, status: 'creating' as const };
+		writeJsonAtomic(path.join(dir, 'run.json'), created);
+		return new RunWriter(dir, created, lock);
 	}
 
 	/**
 	 * Reopens a run to continue it: cuts every log back to the last committed step.
 	 * Returns the writer and that step count (the state to restore is after it).
 	 */
-	static reopen(dir: string): { writer: RunWriter; committed: number } {
+	static reopen(dir: string, holder: WriterKind): { writer: RunWriter; committed: number } {
+		const lock = WriteLock.acquire(dir, holder);
+		try {
+			return RunWriter.reopenLocked(dir, lock);
+		} catch (e) {
+			lock.release();
+			throw e;
+		}
+	}
+
+	private static reopenLocked(dir: string, lock: WriteLock): { writer: RunWriter; committed: number } {
 		const meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunMeta;
+		if (!listSnapshotSteps(dir).includes(meta.firstStep)) {
+			throw new Error(
+				`run ${meta.id} was stopped while it was being created, before its first snapshot: it cannot be resumed; delete it with \`runs rm ${meta.id}\``
+			);
+		}
 		const steps = readLines(path.join(dir, 'steps.jsonl'));
 		const lastStep = steps.length > 0 ? (JSON.parse(steps[steps.length - 1]) as StepLine).step : meta.firstStep - 1;
 		cutAfter(path.join(dir, 'steps.jsonl'), steps.length);
@@ -172,20 +212,20 @@ export class RunWriter {
 			cutAfter(file, keep, lines);
 		}
 		// snapshots after the last committed step cannot exist, but a torn .tmp can
-		return { writer: new RunWriter(dir, meta), committed: lastStep + 1 };
+		return { writer: new RunWriter(dir, meta, lock), committed: lastStep + 1 };
 	}
 
-	private append(file: string, text: string): void {
-		if (!text) return;
-		writeSync(this.fds.get(file) as number, text);
+	private append(file: string, lines: string[]): void {
+		appendLines(this.fds.get(file) as number, lines);
 	}
 
 	/** Writes a step's records and then its commit line. */
 	commit(out: StepOutput, inputs: SimInput[], calls: CallRecord[], agents: AgentView[]): void {
 		const s = out.step;
+		this.lock.verify();
 		// tokens ahead of the prompt, so that indexes reading only a line's head see them
-		this.append('calls.jsonl', calls.map(({ key, template, tokens, ...c }) => JSON.stringify({ s, key, template, tokens, ...c }) + '\n').join(''));
-		this.append('traces.jsonl', out.traces.map((t) => JSON.stringify({ s, ...t }) + '\n').join(''));
+		this.append('calls.jsonl', calls.map(({ key, template, tokens, ...c }) => JSON.stringify({ s, key, template, tokens, ...c })));
+		this.append('traces.jsonl', out.traces.map((t) => JSON.stringify({ s, ...t })));
 		if (s < this.meta.firstStep) return; // the creation's records are committed by its first snapshot
 		const line: StepLine = {
 			step: s,
@@ -197,14 +237,15 @@ export class RunWriter {
 			calls: calls.length,
 			memories: out.memories.length
 		};
-		this.append('steps.jsonl', JSON.stringify(line) + '\n');
+		this.append('steps.jsonl', [JSON.stringify(line)]);
 		const now = this.clock();
 		if (now - this.lastSync > 1000) this.sync(now);
 	}
 
 	snapshot(snap: Snapshot): void {
+		this.lock.verify();
 		this.sync(this.clock());
-		writeJsonAtomic(path.join(this.dir, 'snapshots', `${snap.state.step}.json`), snap);
+		writeSnapshotFile(this.dir, snap);
 	}
 
 	setStatus(status: RunStatus, patch: Partial<RunMeta> = {}): void {
@@ -213,6 +254,7 @@ export class RunWriter {
 
 	/** Changes run.json (written atomically). */
 	update(patch: Partial<RunMeta>): void {
+		this.lock.verify();
 		this.meta = { ...this.meta, ...patch };
 		writeJsonAtomic(path.join(this.dir, 'run.json'), this.meta);
 	}
@@ -223,18 +265,30 @@ export class RunWriter {
 	}
 
 	close(): void {
-		this.sync(this.clock());
-		for (const fd of this.fds.values()) closeSync(fd);
-		this.fds.clear();
+		try {
+			if (this.fds.size > 0) this.sync(this.clock());
+			for (const fd of this.fds.values()) closeSync(fd);
+			this.fds.clear();
+		} finally {
+			this.lock.release();
+		}
 	}
 }
 
-/** Changes the run.json of a run that is not open for writing (atomically). */
-export function updateRunMeta(dir: string, patch: Partial<RunMeta>): RunMeta {
-	const file = path.join(dir, 'run.json');
-	const meta = { ...(JSON.parse(readFileSync(file, 'utf8')) as RunMeta), ...patch };
-	writeJsonAtomic(file, meta);
-	return meta;
+/**
+ * Changes the run.json of a run that is not open for writing (atomically), holding its writer
+ * lock meanwhile: refused (RunLockedError) while another process writes the run.
+ */
+export function updateRunMeta(dir: string, patch: Partial<RunMeta>, holder: WriterKind = 'CLI'): RunMeta {
+	const lock = WriteLock.acquire(dir, holder);
+	try {
+		const file = path.join(dir, 'run.json');
+		const meta = { ...(JSON.parse(readFileSync(file, 'utf8')) as RunMeta), ...patch };
+		writeJsonAtomic(file, meta);
+		return meta;
+	} finally {
+		lock.release();
+	}
 }
 
 function cutAfter(file: string, keep: number, lines = readLines(file)): void {
@@ -261,9 +315,7 @@ export class RunReader {
 
 	/** Steps committed: the state after this many steps is the latest one. */
 	committed(): number {
-		const lines = readLines(path.join(this.dir, 'steps.jsonl'));
-		if (lines.length === 0) return this.meta.firstStep;
-		return (JSON.parse(lines[lines.length - 1]) as StepLine).step + 1;
+		return committedSteps(this.dir, this.meta);
 	}
 
 	snapshotSteps(): number[] {
@@ -271,7 +323,7 @@ export class RunReader {
 	}
 
 	snapshot(step: number): Snapshot {
-		return readSnapshot(this.dir, step);
+		return readSnapshotFile(this.dir, step);
 	}
 
 	calls(): (CallRecord & { s: number })[] {
@@ -293,6 +345,51 @@ export function listSnapshotSteps(runDir: string): number[] {
 		.sort((a, b) => a - b);
 }
 
-export function readSnapshot(runDir: string, step: number): Snapshot {
+/** The state after `step` steps as its snapshot file holds it. */
+export function readSnapshotFile(runDir: string, step: number): Snapshot {
 	return JSON.parse(readFileSync(path.join(runDir, 'snapshots', `${step}.json`), 'utf8')) as Snapshot;
+}
+
+/** Writes a snapshot file whole or not at all (named by its step). */
+export function writeSnapshotFile(runDir: string, snap: Snapshot): void {
+	writeJsonAtomic(path.join(runDir, 'snapshots', `${snap.state.step}.json`), snap);
+}
+
+export const readSnapshot = readSnapshotFile;
+
+/** The committed step count from the last line of steps.jsonl, without reading the whole file. */
+export function committedSteps(dir: string, meta: Pick<RunMeta, 'firstStep'>): number {
+	const file = path.join(dir, 'steps.jsonl');
+	if (!existsSync(file)) return meta.firstStep;
+	const size = statSync(file).size;
+	let window = 1 << 16;
+	for (;;) {
+		const from = Math.max(0, size - window);
+		const text = readRange(file, from, size - from);
+		const end = text.lastIndexOf('\n');
+		if (end < 0) {
+			if (from === 0) return meta.firstStep;
+			window *= 4;
+			continue;
+		}
+		const start = text.lastIndexOf('\n', end - 1);
+		if (start < 0 && from > 0) {
+			window *= 4;
+			continue;
+		}
+		const line = text.slice(start + 1, end);
+		if (!line.trim()) return meta.firstStep;
+		return (JSON.parse(line.slice(0, line.indexOf(',')) + '}') as { step: number }).step + 1;
+	}
+}
+
+function readRange(file: string, from: number, length: number): string {
+	const buf = Buffer.allocUnsafe(length);
+	const fd = openSync(file, 'r');
+	try {
+		const got = readSync(fd, buf, 0, length, from);
+		return buf.toString('utf8', 0, got);
+	} finally {
+		closeSync(fd);
+	}
 }

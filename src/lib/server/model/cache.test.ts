@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AnswerCache, chatCacheKey, embedCacheKey as embedKey, type CachedAnswer } from './cache';
+import { AnswerCache, chatCacheKey, embedCacheKey as embedKey, samplingIndex, type CachedAnswer } from './cache';
 
 const embedCacheKey = (provider: string, model: string, text: string, endpoint = 'e') => embedKey({ provider, endpoint, model, text });
 
@@ -117,5 +117,24 @@ describe('AnswerCache', () => {
 		expect(b.getEmbedding(embedCacheKey('p', 'm', 't4999'))![255]).toBeCloseTo(4999 / 5000, 5);
 		expect(ms).toBeLessThan(3000);
 		b.close();
+	});
+});
+
+describe('sampling index', () => {
+	const base = { provider: 'openai', endpoint: 'x.test', model: 'm', sampling: { temperature: 1 }, messages: [{ role: 'user' as const, content: 'hi' }] };
+
+	it('keys each replicate apart and index 0 as before', () => {
+		const k0 = chatCacheKey(base);
+		expect(chatCacheKey({ ...base, sample: 0 })).toBe(k0);
+		const k1 = chatCacheKey({ ...base, sample: 1 });
+		expect(k1).not.toBe(k0);
+		expect(chatCacheKey({ ...base, sample: 2 })).not.toBe(k1);
+		expect(chatCacheKey({ ...base, sample: 1 })).toBe(k1);
+	});
+
+	it('refuses a bad index, naming it', () => {
+		expect(samplingIndex('3')).toBe(3);
+		expect(() => samplingIndex('-1')).toThrow(/whole number from 0, not "-1"/);
+		expect(() => samplingIndex(1.5)).toThrow(/not 1.5/);
 	});
 });

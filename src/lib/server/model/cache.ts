@@ -1,7 +1,8 @@
 // Content-addressed cache of model answers and embeddings under `<dataHome>/cache/`.
 //
 // A key is the SHA-256 of everything that determines an answer (provider, endpoint host, model,
-// sampling settings and the exact messages; for embeddings provider, endpoint host, model and
+// sampling settings, the exact messages and the sampling index of an experiment's replicate; for
+// embeddings provider, endpoint host, model and
 // text), so the same model name served elsewhere is asked anew, and a re-run with
 // unchanged prompts is answered from disk: free, and identical. Everything is held in memory
 // and appended to disk as it arrives:
@@ -39,7 +40,13 @@ function sortedSampling(sampling: Sampling): [string, unknown][] {
 		.sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
-export function chatCacheKey(parts: { provider: string; endpoint: string; model: string; sampling: Sampling; messages: ChatMessage[] }): string {
+/**
+ * The key of a chat answer. `sample` is the sampling index of an experiment's replicate: the
+ * same request under another index is another draw from the model (asked anew, then replayed
+ * exactly under its own index). Index 0 (or none) keys as before it existed.
+ */
+export function chatCacheKey(parts: { provider: string; endpoint: string; model: string; sampling: Sampling; messages: ChatMessage[]; sample?: number }): string {
+	const sample = samplingIndex(parts.sample);
 	return sha256(
 		JSON.stringify([
 			'chat',
@@ -47,10 +54,22 @@ export function chatCacheKey(parts: { provider: string; endpoint: string; model:
 			parts.endpoint,
 			parts.model,
 			sortedSampling(parts.sampling),
-			parts.messages.map((m) => [m.role, m.content])
+			parts.messages.map((m) => [m.role, m.content]),
+			...(sample > 0 ? [['sample', sample]] : [])
 		])
 	);
 }
+
+/** A sampling index: a whole number from 0; anything else is refused with the value named. */
+export function samplingIndex(value: unknown): number {
+	if (value === undefined || value === null || value === '') return 0;
+	const n = typeof value === 'string' ? Number(value) : value;
+	if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new Error(`a sampling index is a whole number from 0, not ${JSON.stringify(value)}`);
+	return n;
+}
+
+/** The environment variable that gives a process's runs their sampling index. */
+export const SAMPLING_INDEX_ENV = 'SIMULACRA_SAMPLING_INDEX';
 
 export function embedCacheKey(parts: { provider: string; endpoint: string; model: string; text: string }): string {
 	return sha256(JSON.stringify(['embed', parts.provider, parts.endpoint, parts.model, parts.text]));

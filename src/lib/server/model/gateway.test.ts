@@ -339,3 +339,23 @@ describe('with the offline stand-in', () => {
 		expect(g.promptSetVersion).toBe(set.version);
 	});
 });
+
+describe('sampling index', () => {
+	it('asks the model anew for each replicate index and replays each from the cache', async () => {
+		const cache = AnswerCache.memory();
+		const rooms = ['kitchen', 'bedroom', 'bathroom'];
+		const p = new ScriptedProvider((_req, n) => `{"choice": "${rooms[n % rooms.length]}"}`);
+		const first = await gateway(p, { cache }).g.complete(choose);
+		const second = await gateway(p, { cache, samplingIndex: 1 }).g.complete(choose);
+		expect(p.chats).toHaveLength(2);
+		expect(second).not.toEqual(first);
+		// each index replays its own answer without asking again
+		expect(await gateway(p, { cache, samplingIndex: 1 }).g.complete(choose)).toEqual(second);
+		expect(await gateway(p, { cache, samplingIndex: 0 }).g.complete(choose)).toEqual(first);
+		expect(p.chats).toHaveLength(2);
+	});
+
+	it('refuses a bad index', () => {
+		expect(() => gateway(new ScriptedProvider(() => '{}'), { samplingIndex: -2 })).toThrow(/sampling index/);
+	});
+});

@@ -14,9 +14,9 @@ import { outputJsonSchema, readAnswer } from '../../prompts/json-schema';
 import { getTemplate, type PromptSet } from '../../prompts/promptset';
 import { validateOutput } from '../../prompts/schema';
 import { failsafeFor, renderTemplate } from '../../prompts/template';
-import { AnswerCache, chatCacheKey, embedCacheKey } from './cache';
+import { AnswerCache, chatCacheKey, embedCacheKey, samplingIndex } from './cache';
 import { LOCAL_ENDPOINT, type ChatMessage, type ModelProvider, type ModelRoute, type TokenCounts } from './providers/types';
-import { Semaphore } from './semaphore';
+import { Semaphore, type Priority, type Ticket } from './semaphore';
 
 /** One model call as the journal and the trace views see it. */
 export interface RecordedCall {
@@ -75,6 +75,47 @@ export interface GatewayOptions {
 	recordVars?: boolean;
 	/** further embedding requests after a failed or wrong-size one (default 2) */
 	embedRetries?: number;
+	/** an experiment replicate's sampling index, part of every chat answer's cache key (default 0) */
+	samplingIndex?: number;
+}
+
+/** What the gateway is doing at a moment (for progress lines). */
+export interface GatewayActivity {
+	/** provider calls in flight */
+	inFlight: number;
+	/** of which made ahead of need */
+	inFlightAhead: number;
+	/** calls waiting for a slot */
+	queued: number;
+	/** the calls a step is waiting for */
+	waitingFor: { template: string; agent: string; key: string }[];
+	/** calls made ahead of need so far, and how many of them a step used */
+	aheadStarted: number;
+	aheadUsed: number;
+}
+
+/** How many calls made ahead of need are kept unclaimed at most. */
+const MAX_AHEAD = 4096;
+
+type CallResult = Pick<RecordedCall, 'answer' | 'value' | 'failsafe' | 'tokens' | 'cacheHit' | 'attempts' | 'error'>;
+
+interface CallOutcome {
+	call: CallResult;
+	/** the provider failed (not an answer: not cached, asked again when needed) */
+	providerError: boolean;
+}
+
+interface AheadCall {
+	outcome: Promise<CallOutcome>;
+	ticket?: Ticket;
+}
+
+interface Prepared {
+	req: ModelRequest;
+	t: ReturnType<typeof getTemplate>;
+	messages: ChatMessage[];
+	cacheKey: string;
+	base: Omit<RecordedCall, keyof CallResult | 'latencyMs'>;
 }
 
 export const SYSTEM_PROMPT =
@@ -143,8 +184,15 @@ export class ModelGateway implements ModelPort {
 	private readonly now: () => number;
 	private readonly recordVars: boolean;
 	private readonly embedRetries: number;
+	private readonly samplingIndex: number;
 	/** the embedding dimension, once stated by the provider or learned from an embedding */
 	private learned: number | undefined;
+	/** calls made ahead of need, by prompt (answer-cache key) */
+	private readonly ahead = new Map<string, AheadCall>();
+	/** calls a step is waiting for */
+	private readonly waiting = new Map<number, { template: string; agent: string; key: string }>();
+	private waitIds = 0;
+	private readonly counts = { aheadStarted: 0, aheadUsed: 0 };
 
 	constructor(options: GatewayOptions) {
 		this.provider = options.provider;
@@ -157,6 +205,7 @@ export class ModelGateway implements ModelPort {
 		this.now = options.now ?? (() => performance.now());
 		this.recordVars = options.recordVars ?? false;
 		this.embedRetries = Math.max(0, options.embedRetries ?? 2);
+		this.samplingIndex = samplingIndex(options.samplingIndex);
 		if (!options.provider.learnDimensions) this.learned = options.provider.dimensions;
 	}
 
@@ -198,6 +247,90 @@ export class ModelGateway implements ModelPort {
 
 	async complete<T = unknown>(req: ModelRequest): Promise<ModelAnswer<T>> {
 		if (this.replay) return this.fromReplay<T>(req);
+		const prepared = this.prepare(req);
+		const { t, cacheKey, base } = prepared;
+		const started = this.now();
+
+		// A call made ahead of need with the same prompt: its answer is this call's answer.
+		const ahead = this.ahead.get(cacheKey);
+		if (ahead) {
+			this.ahead.delete(cacheKey);
+			if (ahead.ticket) this.sem.promote(ahead.ticket);
+			const outcome = await this.waitFor(req, ahead.outcome);
+			// a provider failure is not an answer: the call is made again
+			if (!outcome.providerError) {
+				this.counts.aheadUsed++;
+				this.record({ ...base, ...outcome.call, latencyMs: this.now() - started });
+				return { value: outcome.call.value as T, failsafe: outcome.call.failsafe };
+			}
+		}
+
+		const cached = this.fromCache(prepared);
+		if (cached) {
+			this.record({ ...base, ...cached, latencyMs: this.now() - started });
+			return { value: cached.value as T, failsafe: cached.failsafe };
+		}
+
+		const outcome = await this.waitFor(req, this.call(prepared, { priority: 'now', owner: req.agent ?? '' }));
+		this.record({ ...base, ...outcome.call, latencyMs: this.now() - started });
+		return { value: outcome.call.value as T, failsafe: outcome.call.failsafe };
+	}
+
+	/**
+	 * Starts a call a later step is expected to make, at low priority and without recording it.
+	 * When a step then asks for the same prompt (whatever its key), it gets this answer; the
+	 * answer depends only on the prompt, so asking early changes nothing but the waiting.
+	 * Resolves with the answer, for chains of calls made ahead.
+	 */
+	prefetch<T = unknown>(req: ModelRequest): Promise<ModelAnswer<T>> {
+		if (this.replay) return Promise.resolve(this.fromReplay<T>(req));
+		const prepared = this.prepare(req);
+		const { cacheKey } = prepared;
+		const cached = this.fromCache(prepared);
+		if (cached) return Promise.resolve({ value: cached.value as T, failsafe: cached.failsafe });
+		let entry = this.ahead.get(cacheKey);
+		if (!entry) {
+			const made: AheadCall = { outcome: Promise.resolve(null as unknown as CallOutcome) };
+			made.outcome = this.call(prepared, { priority: 'ahead', owner: req.agent ?? '', ticket: (tk) => (made.ticket = tk) });
+			const forget = () => {
+				if (this.ahead.get(cacheKey) === made) this.ahead.delete(cacheKey);
+			};
+			made.outcome.then((o) => o.providerError && forget(), forget);
+			this.ahead.set(cacheKey, (entry = made));
+			this.counts.aheadStarted++;
+			// Calls asked ahead and never needed (the state went another way) are forgotten, oldest first.
+			if (this.ahead.size > MAX_AHEAD) {
+				const oldest = this.ahead.keys().next().value;
+				if (oldest !== undefined) this.ahead.delete(oldest);
+			}
+		}
+		return entry.outcome.then((o) => ({ value: o.call.value as T, failsafe: o.call.failsafe }));
+	}
+
+	/** What the gateway is doing: calls in flight (and how many of them ahead of need), queued, and what the step waits for. */
+	activity(): GatewayActivity {
+		const queued = this.sem.queued;
+		return {
+			inFlight: this.sem.inFlight,
+			inFlightAhead: this.sem.inFlightAhead,
+			queued: queued.now + queued.ahead,
+			waitingFor: [...this.waiting.values()].map((w) => ({ ...w })),
+			aheadStarted: this.counts.aheadStarted,
+			aheadUsed: this.counts.aheadUsed
+		};
+	}
+
+	private async waitFor(req: ModelRequest, outcome: Promise<CallOutcome>): Promise<CallOutcome> {
+		const id = this.waitIds++;
+		this.waiting.set(id, { template: req.template, agent: req.agent ?? '', key: req.key });
+		try {
+			return await outcome;
+		} finally {
+			this.waiting.delete(id);
+		}
+	}
+
+	private prepare(req: ModelRequest): Prepared {
 		const t = getTemplate(this.templates, req.template);
 		const prompt = renderTemplate(t, req.vars);
 		const messages: ChatMessage[] = [
@@ -205,8 +338,7 @@ export class ModelGateway implements ModelPort {
 			{ role: 'user', content: prompt }
 		];
 		const route = this.routeOf(t.id);
-		const cacheKey = chatCacheKey({ ...route, sampling: t.sampling, messages });
-		const started = this.now();
+		const cacheKey = chatCacheKey({ ...route, sampling: t.sampling, messages, sample: this.samplingIndex });
 		const base = {
 			key: req.key,
 			template: t.id,
@@ -219,27 +351,28 @@ export class ModelGateway implements ModelPort {
 			prompt,
 			...(this.recordVars && { vars: req.vars })
 		};
+		return { req, t, messages, cacheKey, base };
+	}
 
+	private fromCache({ t, req, cacheKey }: Prepared): CallResult | null {
 		const cached = this.cache?.getAnswer(cacheKey);
-		if (cached) {
-			const value = cached.failsafe ? failsafeFor(t, req.vars) : cached.value;
-			// A schema edit does not change the prompt; an answer that no longer fits is asked again.
-			if (cached.failsafe || validateOutput(t.output, value, req.vars).ok) {
-				this.record({
-					...base,
-					answer: cached.text,
-					value,
-					failsafe: cached.failsafe,
-					latencyMs: this.now() - started,
-					tokens: { prompt: 0, completion: 0 },
-					cacheHit: true,
-					attempts: cached.attempts,
-					...(cached.failsafe && { error: 'cached fail-safe: the model gave no valid answer' })
-				});
-				return { value: value as T, failsafe: cached.failsafe };
-			}
-		}
+		if (!cached) return null;
+		const value = cached.failsafe ? failsafeFor(t, req.vars) : cached.value;
+		// A schema edit does not change the prompt; an answer that no longer fits is asked again.
+		if (!cached.failsafe && !validateOutput(t.output, value, req.vars).ok) return null;
+		return {
+			answer: cached.text,
+			value,
+			failsafe: cached.failsafe,
+			tokens: { prompt: 0, completion: 0 },
+			cacheHit: true,
+			attempts: cached.attempts,
+			...(cached.failsafe && { error: 'cached fail-safe: the model gave no valid answer' })
+		};
+	}
 
+	/** Asks the provider (with repair rounds), caches a usable answer; never throws for the model's sake. */
+	private call({ t, req, messages, cacheKey }: Prepared, slot: { priority: Priority; owner: string; ticket?: (t: Ticket) => void }): Promise<CallOutcome> {
 		const jsonSchema = outputJsonSchema(t.output, req.vars, { strict: true });
 		return this.sem.run(async () => {
 			const tokens = { prompt: 0, completion: 0 };
@@ -272,8 +405,7 @@ export class ModelGateway implements ModelPort {
 				const check = validateOutput(t.output, parsed, req.vars);
 				if (check.ok) {
 					this.cache?.putAnswer(cacheKey, { text, value: parsed, failsafe: false, attempts, tokens: { ...tokens } });
-					this.record({ ...base, answer, value: parsed, failsafe: false, latencyMs: this.now() - started, tokens, cacheHit: false, attempts });
-					return { value: parsed as T, failsafe: false };
+					return { call: { answer, value: parsed, failsafe: false, tokens, cacheHit: false, attempts }, providerError: false };
 				}
 				problems = check.errors;
 				conversation.push({ role: 'assistant', content: text }, { role: 'user', content: repairMessage(problems) });
@@ -286,9 +418,8 @@ export class ModelGateway implements ModelPort {
 			// Repeated invalid answers are the model's answer to this prompt and are kept, so a
 			// re-run is identical; a provider failure (network, quota) is not, so it is retried.
 			if (!providerError) this.cache?.putAnswer(cacheKey, { text: answer, value, failsafe: true, attempts, tokens: { ...tokens } });
-			this.record({ ...base, answer, value, failsafe: true, latencyMs: this.now() - started, tokens, cacheHit: false, attempts, error });
-			return { value: value as T, failsafe: true };
-		});
+			return { call: { answer, value, failsafe: true, tokens, cacheHit: false, attempts, error }, providerError: providerError !== undefined };
+		}, slot);
 	}
 
 	async embed(texts: string[]): Promise<Float32Array[]> {

@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import { dataHome } from '../paths';
-import { AnswerCache } from './cache';
+import { AnswerCache, SAMPLING_INDEX_ENV, samplingIndex } from './cache';
 import { loadModelConfig, type ModelConfig } from './config';
 import { ModelGateway, type Recorder, type ReplaySource } from './gateway';
 import { loadPromptSet } from './load';
@@ -87,6 +87,15 @@ function concurrencyFor(provider: ModelProvider, env: NodeJS.ProcessEnv): number
 	return Number(env.SIMULACRA_MODEL_CONCURRENCY) > 0 ? Math.floor(Number(env.SIMULACRA_MODEL_CONCURRENCY)) : 8;
 }
 
+/** The sampling index a process's runs use (SIMULACRA_SAMPLING_INDEX), with the variable named when it is bad. */
+function samplingIndexFromEnv(env: NodeJS.ProcessEnv): number {
+	try {
+		return samplingIndex(env[SAMPLING_INDEX_ENV]);
+	} catch (e) {
+		throw new Error(`${SAMPLING_INDEX_ENV}: ${(e as Error).message}`);
+	}
+}
+
 export interface CreateGatewayOptions {
 	env?: NodeJS.ProcessEnv;
 	provider?: ModelProvider;
@@ -120,7 +129,8 @@ export async function createModelGateway(options: CreateGatewayOptions = {}): Pr
 		replay: options.replay,
 		retries: options.retries,
 		concurrency,
-		recordVars: options.recordVars ?? true
+		recordVars: options.recordVars ?? true,
+		samplingIndex: samplingIndexFromEnv(env)
 	});
 	return { gateway, cache };
 }

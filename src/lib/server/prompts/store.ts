@@ -11,11 +11,17 @@
 //   labels.json                          { label: version }
 //   head.json                            { version }: the version last written into the working copy
 //
+//   .lock                                { pid, since }: held while a change is made
+//
 // Every write is a new file renamed into place, so a reader never sees half a file; a version
-// folder is complete before it gets its name. Operations are synchronous: in one process they
-// never interleave.
+// folder is complete before it gets its name. Every change (label, version, restore, the
+// baseline) reads and writes under `.lock`, an exclusive file held by one process at a time,
+// so concurrent changes from several processes (CLI, IDE) each see the others' results and
+// none is lost. Readers never take it. A lock whose holder died is taken over. Operations are
+// synchronous: in one process they never interleave.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { PromptIssue, PromptVersionDetail, PromptVersionInfo, PromptWorkingCopy, TemplateHistoryEntry, TemplateSource } from '../../api-prompts';
@@ -77,6 +83,94 @@ function writeAtomic(file: string, text: string): void {
 	} catch (e) {
 		rmSync(tmp, { force: true });
 		throw e;
+	}
+}
+
+/** How long a change waits for another process's change to finish before giving up. */
+const LOCK_WAIT_MS = 30_000;
+const held = new Map<string, number>();
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+function processAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (e) {
+		return (e as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** The holder a lock file names, or null when it cannot be read (just created, or gone). */
+function lockHolder(file: string): { pid: number; since: string } | null {
+	try {
+		const h = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; since?: unknown };
+		return typeof h.pid === 'number' ? { pid: h.pid, since: String(h.since ?? '') } : null;
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * Runs `fn` holding the exclusive lock of a prompt-versions folder (re-entrant within a
+ * process). Waits for another holder; a holder that died is replaced.
+ */
+export function withPromptLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS): T {
+	const file = path.join(dir, '.lock');
+	const depth = held.get(file) ?? 0;
+	if (depth > 0) {
+		held.set(file, depth + 1);
+		try {
+			return fn();
+		} finally {
+			held.set(file, depth);
+		}
+	}
+	mkdirSync(dir, { recursive: true });
+	const deadline = Date.now() + waitMs;
+	let pause = 1;
+	for (;;) {
+		let fd: number | undefined;
+		try {
+			fd = openSync(file, 'wx');
+		} catch (e) {
+			if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+		}
+		if (fd !== undefined) {
+			try {
+				writeSync(fd, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }));
+			} finally {
+				closeSync(fd);
+			}
+			break;
+		}
+		const holder = lockHolder(file);
+		if (holder && !processAlive(holder.pid)) {
+			// the holder died: move its lock aside (one process wins the rename) and check it is
+			// still the dead one's before removing it
+			const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+			try {
+				renameSync(file, aside);
+				const moved = lockHolder(aside);
+				if (moved && moved.pid !== holder.pid && !existsSync(file)) renameSync(aside, file);
+				else rmSync(aside, { force: true });
+			} catch {
+				// someone else moved it first
+			}
+			continue;
+		}
+		if (Date.now() > deadline) {
+			const who = holder ? `process ${holder.pid} (since ${holder.since})` : 'another process';
+			throw new Error(`the prompt versions in ${dir} are being changed by ${who}; try again, or remove ${file} if no such process runs`);
+		}
+		Atomics.wait(sleeper, 0, 0, pause);
+		pause = Math.min(pause * 2, 50);
+	}
+	held.set(file, 1);
+	try {
+		return fn();
+	} finally {
+		held.delete(file);
+		rmSync(file, { force: true });
 	}
 }
 
@@ -302,10 +396,20 @@ export class PromptStore {
 			return undefined;
 		}
 		if (promptSetIssues(files).length) return undefined;
-		const { info } = this.store({ message: INITIAL_MESSAGE, templates: files });
-		this.writeLabels({ ...this.readLabels(), [BASELINE]: info.version });
-		if (!this.head()) this.setHead(info.version);
-		return info.version;
+		return this.locked(() => {
+			// another process may have made it meanwhile
+			const now = this.readLabels()[BASELINE];
+			if (now) return now;
+			const { info } = this.store({ message: INITIAL_MESSAGE, templates: this.workingFiles() });
+			this.writeLabels({ ...this.readLabels(), [BASELINE]: info.version });
+			if (!this.head()) this.setHead(info.version);
+			return info.version;
+		});
+	}
+
+	/** Runs a change holding the store's lock (see the header). */
+	private locked<T>(fn: () => T): T {
+		return withPromptLock(this.dir, fn);
 	}
 
 	/**
@@ -327,24 +431,30 @@ export class PromptStore {
 		});
 		// nothing is written for a set that is refused
 		refuseIssues(promptSetIssues(req.templates));
-		// the working copy as it was becomes the baseline before anything overwrites it, unless
-		// it is what is being saved: then this version is the first, with its own message
-		if (!this.readLabels()[BASELINE] && setVersionOf(this.workingFiles()) !== setVersionOf(req.templates)) this.ensureBaseline();
-		const parent = req.parent === undefined || req.parent === null || req.parent === '' ? undefined : this.resolve(String(req.parent));
-		const result = this.store({ message, parent: parent ?? this.head(), templates: req.templates });
-		this.writeWorking(this.sourcesOf(result.info.version));
-		this.setHead(result.info.version);
-		if (!this.readLabels()[BASELINE]) this.writeLabels({ ...this.readLabels(), [BASELINE]: result.info.version });
-		return { info: this.infoOf(result.info.version), created: result.created };
+		return this.locked(() => {
+			// the working copy as it was becomes the baseline before anything overwrites it, unless
+			// it is what is being saved: then this version is the first, with its own message
+			if (!this.readLabels()[BASELINE] && setVersionOf(this.workingFiles()) !== setVersionOf(req.templates)) this.ensureBaseline();
+			const parent = req.parent === undefined || req.parent === null || req.parent === '' ? undefined : this.resolve(String(req.parent));
+			const result = this.store({ message, parent: parent ?? this.head(), templates: req.templates });
+			this.writeWorking(this.sourcesOf(result.info.version));
+			this.setHead(result.info.version);
+			if (!this.readLabels()[BASELINE]) this.writeLabels({ ...this.readLabels(), [BASELINE]: result.info.version });
+			return { info: this.infoOf(result.info.version), created: result.created };
+		});
 	}
 
 	/** Stores the working copy as it is (`saveVersion` with its files). */
 	saveWorking(message: string, parent?: string): { info: PromptVersionInfo; created: boolean } {
-		return this.saveVersion({ message, parent, templates: this.workingFiles().map(({ id, source }) => ({ id, source })) });
+		return this.locked(() => this.saveVersion({ message, parent, templates: this.workingFiles().map(({ id, source }) => ({ id, source })) }));
 	}
 
 	/** Validates and stores a set; the working copy is not touched. */
 	private store(req: { message: string; parent?: string; templates: readonly TemplateSource[] }): { info: PromptVersionInfo; created: boolean } {
+		return this.locked(() => this.storeLocked(req));
+	}
+
+	private storeLocked(req: { message: string; parent?: string; templates: readonly TemplateSource[] }): { info: PromptVersionInfo; created: boolean } {
 		refuseIssues(promptSetIssues(req.templates));
 		let set;
 		try {
@@ -452,9 +562,11 @@ export class PromptStore {
 			throw new PromptStoreError(400, `label "${label}" must be 1 to 64 lowercase letters, digits, ".", "-" or "_", starting with a letter or digit`);
 		}
 		if (/^[0-9a-f]{8,}$/.test(label)) throw new PromptStoreError(400, `label "${label}" would be mistaken for a version id: use a name with other letters`);
-		const version = this.resolve(ref);
-		this.writeLabels({ ...this.readLabels(), [label]: version });
-		return this.readLabels();
+		return this.locked(() => {
+			const version = this.resolve(ref);
+			this.writeLabels({ ...this.readLabels(), [label]: version });
+			return this.readLabels();
+		});
 	}
 
 	/**
@@ -499,10 +611,20 @@ export class PromptStore {
 
 	/** Writes a version's sources into the working copy; answers the working copy. */
 	restore(ref: string): PromptWorkingCopy {
-		const version = this.resolve(ref);
-		this.writeWorking(this.sourcesOf(version));
-		this.setHead(version);
-		return this.working();
+		return this.locked(() => {
+			const version = this.resolve(ref);
+			this.writeWorking(this.sourcesOf(version));
+			this.setHead(version);
+			return this.working();
+		});
+	}
+
+	/**
+	 * Copies the working copy's template files (every `*.md` but README.md, as regular files)
+	 * into `dest`, under the lock: never half of a restore or save. Answers `dest`.
+	 */
+	copyWorking(dest: string): string {
+		return this.locked(() => copyTemplateFiles(this.promptsDir, dest));
 	}
 
 	/**
@@ -522,6 +644,65 @@ export class PromptStore {
 		}
 		return dir;
 	}
+}
+
+/**
+ * Copies a prompt folder's template files (every `*.md` but README.md) into `dest` as regular
+ * files (the content of a link, never the link). Answers `dest`.
+ */
+export function copyTemplateFiles(from: string, dest: string): string {
+	let names: string[];
+	try {
+		names = readdirSync(from).filter((n) => n.endsWith('.md') && n.toLowerCase() !== 'readme.md');
+	} catch (e) {
+		throw new Error(`cannot read the prompt folder ${from}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+	}
+	mkdirSync(dest, { recursive: true });
+	for (const name of names) copyFileSync(path.join(from, name), path.join(dest, name));
+	return dest;
+}
+
+/** A prompt set copied aside for a run (see `stagePromptSet`). */
+export interface StagedPromptSet {
+	/** the copy: the folder the model loads and the run copies */
+	dir: string;
+	/** the same error with the copy's paths replaced by the folder it was copied from */
+	explain(e: unknown): unknown;
+	/** removes the copy */
+	remove(): void;
+}
+
+/**
+ * A stable copy of the prompt set a run is about to use, made before the model loads it so
+ * that the run records the version of exactly the bytes it keeps: `from` (a folder), or the
+ * working copy of the data home `home`, taken under the store's lock.
+ */
+export function stagePromptSet(from?: string, home?: string): StagedPromptSet {
+	const top = mkdtempSync(path.join(tmpdir(), 'simulacra-prompts-'));
+	const dir = path.join(top, 'prompts');
+	const remove = () => rmSync(top, { recursive: true, force: true });
+	let original: string;
+	try {
+		if (from) {
+			original = from;
+			copyTemplateFiles(from, dir);
+		} else {
+			const store = new PromptStore({ home });
+			original = store.promptsDir;
+			store.copyWorking(dir);
+		}
+	} catch (e) {
+		remove();
+		throw e;
+	}
+	const explain = (e: unknown): unknown => {
+		if (!(e instanceof Error)) return e;
+		const shown = (p: string) => path.relative(process.cwd(), p) || p;
+		const message = e.message.split(dir).join(original).split(shown(dir)).join(shown(original));
+		if (message !== e.message) e.message = message;
+		return e;
+	};
+	return { dir, explain, remove };
 }
 
 /** The store of the data home and working copy the environment names (read at each call). */

@@ -2,7 +2,7 @@
 // the model gateway and the journal on disk.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { MemoryRecord } from '../../engine/memory';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
@@ -13,12 +13,15 @@ import type { WorldDef } from '../../engine/types';
 import { dataHome } from '../paths';
 import { loadWorld } from '../world/load';
 import { RunReader, RunWriter, type CallRecord, type RunMeta } from '../journal/journal';
+import { copyConfined } from '../store/copy';
+import { liveStatus, openRun as openStoredRun, runLineage, runsDir as storeRunsDir, spanOfState, storedRuns, type ShownStatus, type WriterKind } from '../store/store';
 import { MemoryStore, maxIndexFromSizes } from '../memory/lance-store';
 import type { Budget, ModelChange, PauseInfo, Price, UsageRow } from '../../api-types';
 import { budgetReached, type UsageCounter } from './cost';
 import { checkModelChange } from './identity';
 import { createModel, type LiveModel, type ModelChoice } from './models';
 import { journalUsage } from './usage';
+import { stagePromptSet } from '../prompts/store';
 
 export interface RunOptions {
 	world?: string;
@@ -41,6 +44,8 @@ export interface RunOptions {
 	budget?: Budget | null;
 	/** a fork (or resume) may use another model identity than its run recorded; the change is recorded */
 	allowModelChange?: boolean;
+	/** who writes the run (named to a second writer, which is refused); default CLI */
+	writer?: WriterKind;
 }
 
 export interface RunSummary {
@@ -92,7 +97,7 @@ function pricesOf(model: LiveModel, known: Record<string, Price> = {}): Record<s
 }
 
 export function runsDir(home = dataHome()): string {
-	return path.join(home, 'runs');
+	return storeRunsDir(home);
 }
 
 export function stateHash(sim: Simulation): string {
@@ -136,9 +141,7 @@ export class ReplayModel implements ModelPort {
 }
 
 export function openRun(id: string, home = dataHome()): RunReader {
-	const dir = path.join(runsDir(home), id);
-	if (!/^[\w.-]+$/.test(id) || !existsSync(dir)) throw new Error(`no run "${id}" in ${runsDir(home)}`);
-	return new RunReader(dir);
+	return openStoredRun(id, home);
 }
 
 /** The world as the run saw it (its own copy). */
@@ -159,7 +162,12 @@ export async function loadState(
 	const home = opts.home ?? dataHome();
 	const reader = openRun(id, home);
 	const meta = reader.meta;
-	if (step < meta.firstStep && meta.parent) return loadState(meta.parent.run, step, opts);
+	if (step < meta.firstStep && meta.parent) {
+		// an earlier state is held by an ancestor: the lineage says which
+		const owner = spanOfState(runLineage(id, { home, until: step + 1 }), step);
+		if (!owner || owner.run === id) throw new Error(`run ${id} has no state after ${step} steps in its lineage`);
+		return loadState(owner.run, step, opts);
+	}
 	const committed = reader.committed();
 	if (step > committed || step < 0) {
 		throw new Error(`run ${id} has steps ${meta.firstStep}..${committed}; step ${step} is not among them`);
@@ -196,11 +204,6 @@ export async function replayTo(
 ): Promise<void> {
 	const replay = new ReplayModel(calls, live);
 	while (sim.state.step < step) await sim.step(inputsAt(sim.state.step), replay);
-}
-
-function copyDir(from: string, to: string): void {
-	mkdirSync(to, { recursive: true });
-	cpSync(from, to, { recursive: true, dereference: true });
 }
 
 /**
@@ -248,14 +251,22 @@ export class LiveRun {
 		const t0 = performance.now();
 		if (opts.inputs?.length && opts.steps < 1) throw new Error('inputs are applied at the first step: run at least one step');
 		const parentRun = opts.from ? openRun(opts.from.run, home) : null;
-		const promptsFrom = opts.promptsDir ?? (parentRun ? path.join(parentRun.dir, 'prompts') : undefined);
-		const provider: ModelChoice = opts.model ?? (parentRun ? (parentRun.meta.model.provider as ModelChoice) : 'offline');
-		const model = await createModel(provider, { home, promptsDir: promptsFrom });
+		// the prompt set is copied once, before the model loads it: the run keeps and records the same bytes
+		const staged = stagePromptSet(opts.promptsDir ?? (parentRun ? path.join(parentRun.dir, 'prompts') : undefined), home);
+		const promptsFrom = staged.dir;
 		try {
-			return await LiveRun.create(opts, home, t0, parentRun, promptsFrom, model);
-		} catch (e) {
-			model.close();
-			throw e;
+			const provider: ModelChoice = opts.model ?? (parentRun ? (parentRun.meta.model.provider as ModelChoice) : 'offline');
+			const model = await createModel(provider, { home, promptsDir: promptsFrom }).catch((e) => {
+				throw staged.explain(e);
+			});
+			try {
+				return await LiveRun.create(opts, home, t0, parentRun, promptsFrom, model);
+			} catch (e) {
+				model.close();
+				throw e;
+			}
+		} finally {
+			staged.remove();
 		}
 	}
 
@@ -323,19 +334,29 @@ export class LiveRun {
 			budget: opts.budget ?? null,
 			pause: null
 		};
-		const writer = RunWriter.create(runsDir(home), meta);
-		copyDir(worldDir, path.join(writer.dir, 'world'));
-		copyDir(promptsFrom ?? model.promptsDir, path.join(writer.dir, 'prompts'));
-		// The creation's records (a fork's inherited memories) are committed by the first snapshot.
-		writer.commit(
-			{ step: firstStep - 1, time: sim.time, memories: initMemories, traces: [], conversations: [], events: [] },
-			[],
-			model.drainCalls(),
-			[]
-		);
-		const store = await MemoryStore.open(writer.dir, meta.dimensions);
-		await store.append(initMemories);
-		writer.snapshot(sim.snapshot());
+		const writer = RunWriter.create(runsDir(home), meta, opts.writer ?? 'CLI');
+		let store: MemoryStore | null = null;
+		try {
+			copyConfined(worldDir, path.join(writer.dir, 'world'), 'world folder');
+			copyConfined(promptsFrom ?? model.promptsDir, path.join(writer.dir, 'prompts'), 'prompts folder');
+			// The creation's records (a fork's inherited memories) are committed by the first snapshot.
+			writer.commit(
+				{ step: firstStep - 1, time: sim.time, memories: initMemories, traces: [], conversations: [], events: [] },
+				[],
+				model.drainCalls(),
+				[]
+			);
+			store = await MemoryStore.open(writer.dir, meta.dimensions);
+			await store.append(initMemories);
+			writer.snapshot(sim.snapshot());
+			writer.setStatus('running');
+		} catch (e) {
+			// a run that could not be made is not kept (a killed process leaves it `creating`)
+			store?.close();
+			writer.close();
+			rmSync(writer.dir, { recursive: true, force: true });
+			throw e;
+		}
 		const live = new LiveRun(writer, store, sim, model, t0, journalUsage(writer.dir, writer.meta, (m) => model.price(m)));
 		live.pendingInputs = [...(opts.inputs ?? [])];
 		return live;
@@ -347,19 +368,23 @@ export class LiveRun {
 	 * then recorded; an embedding dimension other than the run's memories is refused always.
 	 * `budget` replaces the run's budget (null removes it; undefined keeps it).
 	 */
-	static async resume(id: string, opts: { home?: string; steps?: number; allowModelChange?: boolean; budget?: Budget | null } = {}): Promise<LiveRun> {
+	static async resume(
+		id: string,
+		opts: { home?: string; steps?: number; allowModelChange?: boolean; budget?: Budget | null; writer?: WriterKind } = {}
+	): Promise<LiveRun> {
 		const home = opts.home ?? dataHome();
 		const t0 = performance.now();
 		const reader = openRun(id, home);
-		const model = await createModel(reader.meta.model.provider as ModelChoice, { home, promptsDir: path.join(reader.dir, 'prompts') });
-		let writer: RunWriter | null = null;
+		// the writer lock first: a second writer is refused before anything is read or cut
+		const reopened = RunWriter.reopen(reader.dir, opts.writer ?? 'CLI');
+		const writer = reopened.writer;
+		const committed = reopened.committed;
+		let model: LiveModel | null = null;
 		try {
+			model = await createModel(reader.meta.model.provider as ModelChoice, { home, promptsDir: path.join(reader.dir, 'prompts') });
 			const dimensions = await model.resolveDimensions();
 			const identity = { ...model.identity, embed: { ...model.identity.embed, dimensions } };
-			const change = checkModelChange(reader.meta, identity, reader.committed(), opts.allowModelChange === true, 'resume');
-			const reopened = RunWriter.reopen(reader.dir);
-			writer = reopened.writer;
-			const committed = reopened.committed;
+			const change = checkModelChange(writer.meta, identity, committed, opts.allowModelChange === true, 'resume');
 			if (change) {
 				writer.update({
 					identity,
@@ -377,10 +402,11 @@ export class LiveRun {
 			const store = await MemoryStore.open(reader.dir, reader.meta.dimensions);
 			await store.truncate(maxIndexFromSizes(sim.snapshot().memory));
 			await store.append([...sim.streams.values()].flatMap((s) => s.records));
-			return new LiveRun(writer, store, sim, model, t0, journalUsage(reader.dir, writer.meta, (m) => model.price(m)));
+			const live = model;
+			return new LiveRun(writer, store, sim, live, t0, journalUsage(reader.dir, writer.meta, (m) => live.price(m)));
 		} catch (e) {
-			writer?.close();
-			model.close();
+			writer.close();
+			model?.close();
 			throw e;
 		}
 	}
@@ -559,7 +585,10 @@ export async function startRun(opts: RunOptions): Promise<RunSummary> {
 
 /** Continues an interrupted (or paused) run from its last committed step up to its target. */
 export async function resumeRun(id: string, opts: Omit<RunOptions, 'steps'> & { steps?: number } = {}): Promise<RunSummary> {
-	return drive(await LiveRun.resume(id, { home: opts.home, steps: opts.steps, allowModelChange: opts.allowModelChange, budget: opts.budget }), opts);
+	return drive(
+		await LiveRun.resume(id, { home: opts.home, steps: opts.steps, allowModelChange: opts.allowModelChange, budget: opts.budget, writer: opts.writer }),
+		opts
+	);
 }
 
 export interface RunListing {
@@ -568,29 +597,21 @@ export interface RunListing {
 	steps: number;
 	model: string;
 	created: string;
-	status: string;
+	/** run.json's status as liveness shows it (a run whose writer died is `interrupted`) */
+	status: ShownStatus;
 	parent: RunMeta['parent'];
 }
 
 export function listRuns(home = dataHome()): RunListing[] {
-	const dir = runsDir(home);
-	if (!existsSync(dir)) return [];
-	const out: RunListing[] = [];
-	for (const id of readdirSync(dir)) {
-		try {
-			const r = new RunReader(path.join(dir, id));
-			out.push({
-				id,
-				world: r.meta.world,
-				steps: r.committed(),
-				model: r.meta.model.label,
-				created: r.meta.created,
-				status: r.meta.status,
-				parent: r.meta.parent
-			});
-		} catch {
-			// a folder without run.json is not a run
-		}
-	}
-	return out.sort((a, b) => (a.created < b.created ? 1 : -1));
+	return storedRuns(home)
+		.map(({ id, dir, meta }) => ({
+			id,
+			world: meta.world,
+			steps: new RunReader(dir).committed(),
+			model: meta.model.label,
+			created: meta.created,
+			status: liveStatus(dir, meta),
+			parent: meta.parent
+		}))
+		.sort((a, b) => (a.created < b.created ? 1 : -1));
 }

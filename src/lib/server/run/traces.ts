@@ -8,17 +8,18 @@ import type { RetrievalTrace } from '../../engine/state';
 import { MemoryStore } from '../memory/lance-store';
 import { dataHome } from '../paths';
 import { createModel, type ModelChoice } from './models';
-import { openRun } from './runner';
+import { openRun, runLineage } from '../store/store';
 
 export type TraceEntry = RetrievalTrace & { run: string };
 
 /** Every trace of a run's lineage: its ancestors' up to each fork step, then its own. */
 export function lineageTraces(id: string, home = dataHome()): TraceEntry[] {
-	const reader = openRun(id, home);
-	const own = reader.traces().map(({ s: _s, ...t }) => ({ ...t, run: id }));
-	const parent = reader.meta.parent;
-	if (!parent) return own;
-	return [...lineageTraces(parent.run, home).filter((t) => t.step < parent.step), ...own];
+	return runLineage(id, { home }).flatMap((span) =>
+		openRun(span.run, home)
+			.traces()
+			.filter((t) => span.run === id || t.step < span.to)
+			.map(({ s: _s, ...t }) => ({ ...t, run: span.run }))
+	);
 }
 
 /** An agent id from an id or a full name (any case), as the run's first snapshot lists them. */

@@ -6,11 +6,11 @@
 import { createContext } from 'svelte';
 import type { AgentDiff, RunDiff } from '$lib/api-diff';
 import type { Frame, RunInfo } from '$lib/api-types';
-import { createApi, type Api } from '../api';
+import { createApi, type Api } from '$lib/shared/api';
 import { FrameStore, mapAgents } from '../frames';
 import type { MapAgent, MapHost } from '../map-host';
-import { MapViewport } from '../viewport.svelte';
-import type { WorldView } from '../world-view';
+import { MapViewport } from '$lib/shared/viewport.svelte';
+import type { WorldView } from '$lib/shared/world-view';
 import { sortAgents } from './lanes';
 import { adjacentRangeStart, clampFrame, divergenceFrame, mergeRanges } from './steps';
 

@@ -6,9 +6,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AgentTimeline, RunDiff } from '$lib/api-diff';
 import type { Frame } from '$lib/api-types';
-import type { Api } from '../api';
+import type { Api } from '$lib/shared/api';
 import { TEST_START as START, testRunInfo } from '../testing';
-import type { WorldView } from '../world-view';
+import type { WorldView } from '$lib/shared/world-view';
 import { CompareState, FRAME_CHUNK } from './compare-state.svelte';
 
 const info = (id: string, steps: number) => testRunInfo(steps, { id });

@@ -3,7 +3,7 @@
 // the API's ApiError with the server's own message.
 
 import type { EvalCsvTable, EvalReport, HumanAnswerSet, HumanAnswersRequest, InterviewRequest, InterviewSet, InterviewSetListing } from '$lib/api-eval';
-import { defaultFetch, jsonInit, query, request, type Fetch } from '../api';
+import { defaultFetch, jsonInit, query, request, type Fetch } from '$lib/shared/api';
 
 const base = (run: string) => `/api/runs/${encodeURIComponent(run)}/eval`;
 

@@ -50,6 +50,13 @@ describe('the template tokenizer', () => {
 		expect(body.flat().some(([, type]) => type === 'key')).toBe(false);
 	});
 
+	it('reads an apostrophe inside a plain value as part of the word, and a leading quote as a string', () => {
+		const lines = tokenize(['---', "description: the agent's plan", "inputs:", "  a: 'quoted'", '---'].join('\n'));
+		expect(typesOf(lines, "agent's")).toEqual(['string.plain']);
+		expect(typesOf(lines, 'inputs')).toEqual(['key']);
+		expect(lines[3]).toContainEqual(["'", 'string.quote']);
+	});
+
 	it('marks malformed and unclosed placeholders, and finds placeholders in YAML strings', () => {
 		const lines = tokenize(['---', 'failsafe: {thought: "I keep {{name}} in mind"}', '---', 'Hi {{ bad name }} and {{open', '{{ok}}'].join('\n'));
 		expect(typesOf(lines, '{{name}}')).toEqual(['variable.placeholder']);

@@ -33,7 +33,8 @@ export const templateMonarch: languages.IMonarchLanguage = {
 			[PLACEHOLDER, 'variable.placeholder'],
 			[/[{}[\],]/, 'delimiter.bracket'],
 			[/-\s/, 'delimiter'],
-			[/[^\s{}[\],"'#:]+/, 'string.plain'],
+			// a quote inside a word (an apostrophe) does not open a string, as in YAML
+			[/[^\s{}[\],"'#:][^\s{}[\],"#:]*/, 'string.plain'],
 			[/./, '']
 		],
 		dstring: [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RetrievalTable, TableRow } from '$lib/server/run/traces';
-import { compareTables, nextSort, shares, sortRows } from './retrieval';
+import { compareTables, flatTerms, nextSort, shares, sortRows } from './retrieval';
 
 function row(id: string, score: number, rank: number, extra: Partial<TableRow> = {}): TableRow {
 	return {
@@ -47,5 +47,16 @@ describe('retrieval table view', () => {
 		expect(cmp.entered).toEqual(['c']);
 		expect(cmp.left).toEqual(['a']);
 		expect(cmp.byId.get('c')).toEqual({ score: 2, rank: 2 });
+	});
+
+	it('keeps tied scores in the order of their rank (rank 8 above rank 9), newer first among the rest', () => {
+		const tied = [row('old8', 1, 8, { created: 1 }), row('new9', 1, 9, { created: 5 }), row('out', 1, 0, { created: 9 })];
+		expect(sortRows(tied, { key: 'score', dir: 'desc' }).map((r) => r.id)).toEqual(['old8', 'new9', 'out']);
+	});
+
+	it('names the terms whose raw values are all equal', () => {
+		const same = [row('a', 1, 1, { importance: 4, relevance: 0.2 }), row('b', 1, 2, { importance: 4, relevance: 0.5 })];
+		expect(flatTerms(same)).toEqual(['recency', 'importance']);
+		expect(flatTerms([row('a', 1, 1)])).toEqual([]);
 	});
 });

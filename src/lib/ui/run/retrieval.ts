@@ -34,8 +34,11 @@ export function sortRows(rows: readonly TableRow[], order: SortOrder): TableRow[
 		const vb = value(b, order.key);
 		if (va < vb) return -sign;
 		if (va > vb) return sign;
-		// ties: the better score first, then the newer memory, so the order is stable
-		return b.score - a.score || b.created - a.created || (a.id < b.id ? -1 : 1);
+		// ties: the better score first, then the retrieval's own rank (so tied rows never read
+		// rank 9 above rank 8), then the newer memory, so the order is stable
+		const ra = a.rank > 0 ? a.rank : Infinity;
+		const rb = b.rank > 0 ? b.rank : Infinity;
+		return b.score - a.score || (ra === rb ? 0 : ra < rb ? -1 : 1) || b.created - a.created || (a.id < b.id ? -1 : 1);
 	});
 }
 
@@ -88,4 +91,10 @@ export function compareTables(
 
 export function sameWeights(a: RetrievalWeights, b: RetrievalWeights): boolean {
 	return a.recency === b.recency && a.importance === b.importance && a.relevance === b.relevance;
+}
+
+/** The terms whose raw value is the same for every candidate (each then normalises to 0.5). */
+export function flatTerms(rows: readonly TableRow[]): ('recency' | 'importance' | 'relevance')[] {
+	if (rows.length < 2) return [];
+	return (['recency', 'importance', 'relevance'] as const).filter((k) => rows.every((r) => r[k] === rows[0][k]));
 }

@@ -4,11 +4,11 @@
 
 import { createContext } from 'svelte';
 import type { AgentDetail, Budget, Frame, Marker, PauseInfo, RunEvent, RunInfo, RunStatus, Timeline, UsageRow } from '$lib/api-types';
-import { createApi, type Api } from '../api';
+import { createApi, type Api } from '$lib/shared/api';
 import { FrameStore, mapAgents } from '../frames';
 import type { MapAgent, MapHost } from '../map-host';
-import { MapViewport } from '../viewport.svelte';
-import type { WorldView } from '../world-view';
+import { MapViewport } from '$lib/shared/viewport.svelte';
+import type { WorldView } from '$lib/shared/world-view';
 import { placeQuery, type Place, type Tab } from './place';
 import { stepAtTime } from './format';
 import { mergeMarkers } from './markers';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ControlRequest, Frame, RunInfo } from '$lib/api-types';
-import type { Api } from '../api';
+import type { Api } from '$lib/shared/api';
 import { TEST_START as START, testRunInfo } from '../testing';
-import type { WorldView } from '../world-view';
+import type { WorldView } from '$lib/shared/world-view';
 import { readPlace } from './place';
 import { RunState, SETTLE_MS } from './run-state.svelte';
 

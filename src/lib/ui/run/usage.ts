@@ -2,7 +2,7 @@
 // (tokens with thousands separators, dollars with cents or, for small sums, two significant digits).
 
 import type { Budget, ModelIdentity, RunEstimate, RunUsage, StartRunRequest, UsageRow } from '$lib/api-types';
-import { defaultFetch, jsonInit, request, type Fetch } from '../api';
+import { defaultFetch, jsonInit, request, type Fetch } from '$lib/shared/api';
 
 export function fetchUsage(id: string, f: Fetch = defaultFetch): Promise<RunUsage> {
 	return request<RunUsage>(f, `/api/runs/${encodeURIComponent(id)}/usage`);

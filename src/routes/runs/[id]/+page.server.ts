@@ -5,8 +5,8 @@ import { assetWorld, checkRunId, pageAnswer, runWorldProblems } from '$lib/serve
 import { dataHome } from '$lib/server/paths';
 import { runsDir } from '$lib/server/run/runner';
 import { loadWorld } from '$lib/server/world/load';
-import { createApi } from '$lib/ui/api';
-import { worldView, type ProblemView, type WorldView } from '$lib/ui/world-view';
+import { createApi } from '$lib/shared/api';
+import { worldView, type ProblemView, type WorldView } from '$lib/shared/world-view';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ params, fetch }) => {

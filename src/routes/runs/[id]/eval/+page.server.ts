@@ -4,7 +4,7 @@
 
 import { error } from '@sveltejs/kit';
 import { checkRunId, pageAnswer } from '$lib/server/ide/run-pages';
-import { createApi } from '$lib/ui/api';
+import { createApi } from '$lib/shared/api';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ params, url, fetch }) => {

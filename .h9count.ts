@@ -1,0 +1,14 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openRun, startRun } from './src/lib/server/run/runner';
+const home = mkdtempSync(path.join(tmpdir(), 'h9-'));
+const s = await startRun({ world: 'smallville', steps: Number(process.argv[2] ?? 360), seed: 1, home });
+const r = openRun(s.run, home);
+const lines = r.steps();
+const convs = lines.flatMap((l) => l.conversations.map((c) => ({ step: l.step, n: c.lines.length })));
+console.log(s.wallMs, s.llmCalls, JSON.stringify(convs));
+const calls = r.calls();
+const per = new Map<number, number>();
+for (const c of calls) per.set(c.s, (per.get(c.s) ?? 0) + 1);
+console.log([...per].filter(([, n]) => n > 0).map(([s, n]) => `${s}:${n}`).join(' '));

@@ -1,0 +1,217 @@
+// Reading an experiment definition (a JSON file): every problem names the file, the field and why.
+
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseOverride } from '../../engine/settings';
+import { METRIC_IDS } from './metrics';
+import type { ArmDef, ExperimentDef, Job, ModelName } from './types';
+
+export class ExperimentDefError extends Error {
+	constructor(
+		readonly file: string,
+		readonly issues: string[]
+	) {
+		super(`${file}: ${issues.length === 1 ? issues[0] : issues.map((p) => `\n  ${p}`).join("")}`);
+		this.name = 'ExperimentDefError';
+	}
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/;
+const KNOWN = new Set(['name', 'world', 'steps', 'hours', 'minutes', 'replicates', 'seed', 'seeds', 'base', 'model', 'arms', 'metrics', 'workers', 'concurrency', 'endpoints']);
+const ARM_KNOWN = new Set(['name', 'set', 'prompts', 'model']);
+export const MAX_REPLICATES = 1000;
+export const MAX_STEPS = 1_000_000;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+	return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function wholeNumber(v: unknown, where: string, min: number, max: number, problems: string[]): number | undefined {
+	if (v === undefined) return undefined;
+	if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+		problems.push(`${where}: a whole number from ${min} to ${max}, not ${JSON.stringify(v)}`);
+		return undefined;
+	}
+	return v;
+}
+
+function modelName(v: unknown, where: string, problems: string[]): ModelName | undefined {
+	if (v === undefined) return undefined;
+	if (v !== 'offline' && v !== 'openai') {
+		problems.push(`${where}: "offline" or "openai", not ${JSON.stringify(v)}`);
+		return undefined;
+	}
+	return v;
+}
+
+/**
+ * Checks a parsed definition. The span is `steps`, or game `hours` / `minutes` turned into steps
+ * with `secondsPerStep` (the world's step length, needed only then).
+ */
+export function parseExperiment(raw: unknown, file: string, secondsPerStep?: (world: string | undefined) => number): ExperimentDef {
+	const problems: string[] = [];
+	if (!isObject(raw)) throw new ExperimentDefError(file, ['an experiment is a JSON object']);
+	for (const k of Object.keys(raw)) if (!KNOWN.has(k)) problems.push(`"${k}": unknown field (known: ${[...KNOWN].join(', ')})`);
+	const name = raw.name === undefined ? undefined : typeof raw.name === 'string' && NAME.test(raw.name) ? raw.name : (problems.push(`name: letters, digits, space, _ . -, up to 64, not ${JSON.stringify(raw.name)}`), undefined);
+	let world: string | undefined;
+	if (raw.world !== undefined) {
+		if (typeof raw.world !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(raw.world)) problems.push(`world: a world id such as "the-ville-3", not ${JSON.stringify(raw.world)}`);
+		else world = raw.world;
+	}
+	let base: ExperimentDef['base'];
+	if (raw.base !== undefined) {
+		if (!isObject(raw.base) || typeof raw.base.run !== 'string' || !raw.base.run) problems.push('base: {"run": RUN_ID, "step": N}');
+		else {
+			const step = wholeNumber(raw.base.step, 'base.step', 0, MAX_STEPS, problems);
+			if (raw.base.step === undefined) problems.push('base.step: the step every run forks from is missing');
+			if (step !== undefined) base = { run: raw.base.run, step };
+		}
+	}
+	if (!world && !base) problems.push('world: missing (or give "base" to fork every run from a recorded run)');
+	const spans = ['steps', 'hours', 'minutes'].filter((k) => raw[k] !== undefined);
+	let steps: number | undefined;
+	if (spans.length !== 1) problems.push(spans.length ? `give one span, not ${spans.join(' and ')}` : 'steps: missing (or "hours" / "minutes" of game time)');
+	else if (spans[0] === 'steps') steps = wholeNumber(raw.steps, 'steps', 1, MAX_STEPS, problems);
+	else {
+		const amount = raw[spans[0]];
+		if (typeof amount !== 'number' || !(amount > 0)) problems.push(`${spans[0]}: a positive number of game ${spans[0]}, not ${JSON.stringify(amount)}`);
+		else if (secondsPerStep) {
+			const seconds = amount * (spans[0] === 'hours' ? 3600 : 60);
+			steps = Math.max(1, Math.round(seconds / secondsPerStep(world)));
+			if (steps > MAX_STEPS) problems.push(`${spans[0]}: at most ${MAX_STEPS} steps`);
+		} else problems.push(`${spans[0]}: game time needs the world's step length; give "steps"`);
+	}
+	const replicates = wholeNumber(raw.replicates, 'replicates', 1, MAX_REPLICATES, problems);
+	if (raw.replicates === undefined) problems.push('replicates: missing (runs per arm)');
+	const seed = wholeNumber(raw.seed, 'seed', 0, 2 ** 31 - 1, problems) ?? 1;
+	const seeds = raw.seeds === undefined ? 'shared' : raw.seeds === 'shared' || raw.seeds === 'distinct' ? raw.seeds : (problems.push(`seeds: "shared" or "distinct", not ${JSON.stringify(raw.seeds)}`), 'shared' as const);
+	const model = modelName(raw.model, 'model', problems) ?? 'offline';
+	const arms: ArmDef[] = [];
+	if (!Array.isArray(raw.arms) || raw.arms.length < 1) problems.push('arms: a list of at least one arm, [{"name": ..., "set": [...], "prompts": ...}]');
+	else {
+		const seen = new Set<string>();
+		raw.arms.forEach((a, i) => {
+			const where = `arms[${i}]`;
+			if (!isObject(a)) return void problems.push(`${where}: an object with "name"`);
+			for (const k of Object.keys(a)) if (!ARM_KNOWN.has(k)) problems.push(`${where}.${k}: unknown field (known: ${[...ARM_KNOWN].join(', ')})`);
+			if (typeof a.name !== 'string' || !NAME.test(a.name)) return void problems.push(`${where}.name: letters, digits, space, _ . -, up to 64, not ${JSON.stringify(a.name)}`);
+			if (seen.has(a.name)) problems.push(`${where}.name: "${a.name}" names two arms`);
+			seen.add(a.name);
+			const set: string[] = [];
+			if (a.set !== undefined) {
+				if (!Array.isArray(a.set)) problems.push(`${where}.set: a list of "KEY=VALUE"`);
+				else
+					a.set.forEach((s, j) => {
+						if (typeof s !== 'string') return void problems.push(`${where}.set[${j}]: a "KEY=VALUE" string`);
+						try {
+							parseOverride(s);
+							set.push(s);
+						} catch (e) {
+							problems.push(`${where}.set[${j}]: ${(e as Error).message}`);
+						}
+					});
+			}
+			if (a.prompts !== undefined && (typeof a.prompts !== 'string' || !a.prompts)) problems.push(`${where}.prompts: a prompt version, label or folder`);
+			const armModel = modelName(a.model, `${where}.model`, problems);
+			arms.push({ name: a.name, set, ...(typeof a.prompts === 'string' && a.prompts && { prompts: a.prompts }), ...(armModel && { model: armModel }) });
+		});
+	}
+	let metrics: string[] | undefined;
+	if (raw.metrics !== undefined) {
+		if (!Array.isArray(raw.metrics) || !raw.metrics.length) problems.push('metrics: a list of metric ids');
+		else {
+			metrics = [];
+			for (const m of raw.metrics) {
+				if (typeof m !== 'string' || !METRIC_IDS.includes(m)) problems.push(`metrics: unknown metric ${JSON.stringify(m)} (known: ${METRIC_IDS.join(', ')})`);
+				else metrics.push(m);
+			}
+		}
+	}
+	const workers = wholeNumber(raw.workers, 'workers', 1, 256, problems);
+	const concurrency = wholeNumber(raw.concurrency, 'concurrency', 1, 4096, problems);
+	let endpoints: string[] | undefined;
+	if (raw.endpoints !== undefined) {
+		if (!Array.isArray(raw.endpoints) || !raw.endpoints.length) problems.push('endpoints: a list of OpenAI-compatible base URLs');
+		else {
+			endpoints = [];
+			raw.endpoints.forEach((e, i) => {
+				let ok = false;
+				if (typeof e === 'string') {
+					try {
+						const u = new URL(e);
+						ok = (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password;
+					} catch {
+						ok = false;
+					}
+				}
+				if (ok) endpoints!.push((e as string).replace(/\/+$/, ''));
+				else problems.push(`endpoints[${i}]: an http(s) base URL without credentials, such as "http://10.0.0.2:8000/v1"`);
+			});
+		}
+	}
+	if (problems.length) throw new ExperimentDefError(file, problems);
+	return {
+		name: name ?? (file.split(/[\\/]/).pop() ?? 'experiment').replace(/\.json$/i, ''),
+		...(world && { world }),
+		steps: steps!,
+		replicates: replicates!,
+		seed,
+		seeds,
+		...(base && { base }),
+		model,
+		arms,
+		...(metrics && { metrics }),
+		...(workers !== undefined && { workers }),
+		...(concurrency !== undefined && { concurrency }),
+		...(endpoints && { endpoints })
+	};
+}
+
+/** Reads and checks a definition file; JSON errors name the line. */
+export function readExperimentFile(file: string, secondsPerStep?: (world: string | undefined) => number): ExperimentDef {
+	let text: string;
+	try {
+		text = readFileSync(file, 'utf8');
+	} catch (e) {
+		throw new ExperimentDefError(file, [`cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`]);
+	}
+	let raw: unknown;
+	try {
+		raw = JSON.parse(text);
+	} catch (e) {
+		const msg = (e as Error).message;
+		const at = /position (\d+)/.exec(msg);
+		const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined;
+		throw new ExperimentDefError(file, [`not valid JSON${line ? ` (line ${line})` : ''}: ${msg}`]);
+	}
+	return parseExperiment(raw, file, secondsPerStep);
+}
+
+/**
+ * The experiment's id: its name and a hash of what decides its runs (world, span, seeds, base,
+ * model, arms, replicates), so running the same definition again continues the same experiment.
+ * Workers, concurrency, endpoints and metrics do not change the runs and are left out.
+ */
+export function experimentId(def: ExperimentDef): string {
+	const decisive = { world: def.world ?? null, steps: def.steps, replicates: def.replicates, seed: def.seed, seeds: def.seeds, base: def.base ?? null, model: def.model, arms: def.arms };
+	const hash = createHash('sha256').update(JSON.stringify(decisive)).digest('hex').slice(0, 10);
+	const slug = def.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'experiment';
+	return `${slug}-${hash}`;
+}
+
+/** The runs of an experiment, arm by arm: replicate r of arm a gets its seed and sampling index. */
+export function experimentJobs(def: ExperimentDef): Job[] {
+	const jobs: Job[] = [];
+	def.arms.forEach((arm, a) => {
+		for (let r = 0; r < def.replicates; r++) {
+			const offset = def.seeds === 'shared' ? r : a * def.replicates + r;
+			jobs.push({ key: `${arm.name}#${r}`, arm: arm.name, replicate: r, seed: def.seed + offset, sample: offset });
+		}
+	});
+	return jobs;
+}
+
+export function defaultWorkers(): number {
+	return Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+}

@@ -12,3 +12,4 @@ const calls = r.calls();
 const per = new Map<number, number>();
 for (const c of calls) per.set(c.s, (per.get(c.s) ?? 0) + 1);
 console.log([...per].filter(([, n]) => n > 0).map(([s, n]) => `${s}:${n}`).join(' '));
+for (const st of [5, 6, 49, 55, 91, 117, 136, 181]) console.log(st, calls.filter((c) => c.s === st).map((c) => `${c.key}:${c.template}`).join(' '));

@@ -70,6 +70,8 @@ async function latencyBench(): Promise<Row[]> {
 
 const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi, editor: benchEditor, diff: benchDiff, compare: benchCompare, workbench: benchWorkbench, cost: benchCost, security: benchSecurity };
 BENCHES['any-answer'] = async () => (await import('./any-answer')).benchAnyAnswer();
+BENCHES.storage = async () => (await import('./storage')).benchStorage();
+BENCHES.experiments = async () => (await import('./experiments')).benchExperiments();
 
 async function main() {
 	const { values } = parseArgs({ options: { only: { type: 'string' }, readme: { type: 'boolean', default: false } } });

@@ -24,6 +24,8 @@ export interface ScaleFigures {
 	agents: number;
 	steps: number;
 	wallMs: number;
+	/** CPU time of the whole process (user + system), which other work on the machine does not inflate */
+	cpuMs: number;
 	/** peak resident memory of the run's process, bytes */
 	peakRss: number;
 	llmCalls: number;
@@ -37,7 +39,16 @@ const ROOT = path.resolve(HERE, '..');
 async function child(worldDir: string, steps: number, home: string): Promise<void> {
 	const { startRun } = await import('../src/lib/server/run/runner');
 	const s = await startRun({ world: worldDir, steps, seed: 1, home });
-	const out = { agents: s.agents, steps, wallMs: s.wallMs, llmCalls: s.llmCalls, tokens: s.tokens.prompt + s.tokens.completion, peakRss: process.resourceUsage().maxRSS * 1024 };
+	const cpu = process.cpuUsage();
+	const out = {
+		agents: s.agents,
+		steps,
+		wallMs: s.wallMs,
+		cpuMs: (cpu.user + cpu.system) / 1000,
+		llmCalls: s.llmCalls,
+		tokens: s.tokens.prompt + s.tokens.completion,
+		peakRss: process.resourceUsage().maxRSS * 1024
+	};
 	process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
@@ -71,6 +82,7 @@ export function scaleRows(figures: ScaleFigures[]): Row[] {
 		rows.push(
 			{ bench: name, figure: 'wall time', value: `${(f.wallMs / 1000).toFixed(1)} s` },
 			{ bench: name, figure: 'wall time per agent-step (against 1x1)', value: `${(perAgentStep * 1000).toFixed(1)} µs (${(perAgentStep / (base.wallMs / (base.agents * base.steps))).toFixed(2)}x)` },
+			{ bench: name, figure: 'CPU time per agent-step (against 1x1)', value: `${((f.cpuMs / agentSteps) * 1000).toFixed(1)} µs (${(f.cpuMs / agentSteps / (base.cpuMs / (base.agents * base.steps))).toFixed(2)}x)` },
 			{ bench: name, figure: 'peak memory (resident, whole process)', value: `${Math.round(f.peakRss / 2 ** 20)} MB` },
 			{ bench: name, figure: 'model calls / prompt + completion tokens per agent-step', value: `${(f.llmCalls / agentSteps).toFixed(3)} / ${(f.tokens / agentSteps).toFixed(1)}` }
 		);

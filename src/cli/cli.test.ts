@@ -87,6 +87,6 @@ describe('simulacra CLI', () => {
 		expect(resumed.code).toBe(0);
 		expect(resumed.value.steps).toBe(600);
 		expect(resumed.value.stateHash).toBe(expected);
-		expect(existsSync(path.join(runDir, 'snapshots', '600.json'))).toBe(true);
+		expect(existsSync(path.join(runDir, 'snapshots', '600.json.br'))).toBe(true);
 	}, 180_000);
 });

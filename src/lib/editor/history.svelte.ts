@@ -26,6 +26,7 @@ export class History<E extends Recorded> {
 	/** the serial of the state below the oldest kept entry (0: the document as opened) */
 	private baseSerial = $state(0);
 	private savedSerial = $state(0);
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- marks are bookkeeping, never rendered
 	private readonly marks = new Map<string, number>();
 	private markCount = 0;
 

@@ -163,14 +163,14 @@ abstract class StrokeMachine extends ToolMachine {
 		return true;
 	}
 
-	move(p: ToolPoint): void {
+	override move(p: ToolPoint): void {
 		if (this.state !== 'painting' || (p.tile.x === this.last.x && p.tile.y === this.last.y)) return;
 		const d = this.editor.doc;
 		this.editor.paint(cellsOf(lineTiles(this.last, p.tile), d.width, d.height), this.gid);
 		this.last = p.tile;
 	}
 
-	up(): void {
+	override up(): void {
 		if (this.state === 'painting' && this.mark) {
 			const label = this.editor.undoLabel;
 			this.editor.endStroke();
@@ -181,7 +181,7 @@ abstract class StrokeMachine extends ToolMachine {
 		this.reset();
 	}
 
-	cancel(): boolean {
+	override cancel(): boolean {
 		if (this.state !== 'painting') return false;
 		if (this.mark) this.editor.bailToMark(this.mark);
 		this.mark = null;
@@ -238,7 +238,7 @@ export class RectMachine extends ToolMachine {
 		return true;
 	}
 
-	move(p: ToolPoint): void {
+	override move(p: ToolPoint): void {
 		if (this.state === 'dragging') this.show(rectBetween(this.start, this.clamp(p.tile)));
 	}
 
@@ -247,7 +247,7 @@ export class RectMachine extends ToolMachine {
 		this.ctx.setGhost({ rect, kind: 'paint' });
 	}
 
-	up(): void {
+	override up(): void {
 		if (this.state === 'dragging' && this.rect) {
 			const d = this.editor.doc;
 			this.editor.paintAll(this.layerId, rectCells(this.rect, d.width, d.height), this.gid, this.gid === 0 ? 'Erase rectangle' : 'Rectangle');
@@ -272,7 +272,7 @@ export class ZoneMachine extends ToolMachine {
 		return true;
 	}
 
-	move(p: ToolPoint): void {
+	override move(p: ToolPoint): void {
 		if (this.state === 'dragging') this.show(rectBetween(this.start, this.clamp(p.tile)));
 	}
 
@@ -281,7 +281,7 @@ export class ZoneMachine extends ToolMachine {
 		this.ctx.setGhost({ rect, kind: this.kind });
 	}
 
-	up(): void {
+	override up(): void {
 		if (this.state === 'dragging' && this.rect) {
 			const kind = this.kind;
 			const id = this.editor.addZone(kind, E.freshName(`new ${kind}`, this.editor.namesOf(kind)), this.rect);
@@ -317,7 +317,7 @@ export class EyedropperMachine extends ToolMachine {
 		} else this.ctx.view.status = 'No tile here to pick';
 		return false;
 	}
-	get cursor(): string {
+	override get cursor(): string {
 		return 'copy';
 	}
 }
@@ -342,7 +342,7 @@ export class SelectMachine extends ToolMachine {
 	private start: Tile = { x: 0, y: 0 };
 	private rect: ZoneRect | null = null;
 
-	get cursor(): string {
+	override get cursor(): string {
 		return 'default';
 	}
 
@@ -395,7 +395,7 @@ export class SelectMachine extends ToolMachine {
 		return true;
 	}
 
-	move(p: ToolPoint): void {
+	override move(p: ToolPoint): void {
 		const d = this.editor.doc;
 		const piece = this.piece;
 		switch (this.state) {
@@ -417,7 +417,7 @@ export class SelectMachine extends ToolMachine {
 		}
 	}
 
-	up(): void {
+	override up(): void {
 		const ed = this.editor;
 		const p = this.piece;
 		const g = this.rect;
@@ -441,7 +441,7 @@ export class SelectMachine extends ToolMachine {
 		} else if (state === 'dragging-spawn') ed.moveSpawn(this.spawnId, g.x, g.y);
 	}
 
-	cancel(): boolean {
+	override cancel(): boolean {
 		this.piece = null;
 		this.rect = null;
 		return super.cancel();
@@ -465,13 +465,13 @@ export class PanMachine extends ToolMachine {
 		this.state = 'panning';
 		return true;
 	}
-	move(p: ToolPoint): void {
+	override move(p: ToolPoint): void {
 		if (this.state !== 'panning') return;
 		this.ctx.view.viewport.panBy(p.sx - this.x, p.sy - this.y);
 		this.x = p.sx;
 		this.y = p.sy;
 	}
-	get cursor(): string {
+	override get cursor(): string {
 		return this.state === 'panning' ? 'grabbing' : 'grab';
 	}
 }

@@ -44,6 +44,11 @@ export function emptyOutput(step: number, time: number): StepOutput {
 
 /** How long a memory may wait for its importance rating, in game time. */
 export const DEFER_MS = 5 * 60_000;
+/**
+ * A rating due at a step covers the memories that were waiting this long before it (at least
+ * the oldest), so the call is known, and can be asked, that much game time ahead.
+ */
+export const RATE_LEAD_MS = 2 * 60_000;
 const MAX_PENDING = 16;
 
 /**
@@ -165,10 +170,10 @@ export class AgentContext {
 	/**
 	 * Retrieval as in the paper: recency, importance and relevance, each min-max normalised
 	 * over the candidates, weighted, top k. Records a trace that can rebuild the full table.
+	 * Memories still waiting for their rating are not candidates.
 	 */
 	async retrieve(query: string, purpose: string, k?: number): Promise<MemoryRecord[]> {
 		const recall = this.recall;
-		if (this.recordAccess && !recall && !this.speculative) await this.flush();
 		const stream = this.stream;
 		const size = recall ? Math.min(recall.size, stream.size) : stream.size;
 		if (size === 0) return [];
@@ -212,9 +217,9 @@ export class AgentContext {
 
 	/**
 	 * Adds memories. Importance is rated in batches: with `defer`, memories wait (not yet
-	 * retrievable) until the next flush, which happens before any retrieval, before an immediate
-	 * memory, and when the oldest waits longer than DEFER_MS. A flush costs one embedding call and
-	 * at most one importance call.
+	 * retrievable) until a step's `flushDue` rates them (see there); without, every waiting
+	 * memory is rated and stored now. A flush costs one embedding call and at most one
+	 * importance call.
 	 */
 	async memorize(items: NewMemory[], opts: { defer?: boolean } = {}): Promise<MemoryRecord[]> {
 		if (this.speculative) {
@@ -224,8 +229,41 @@ export class AgentContext {
 		}
 		const pending = this.agent.pending;
 		for (const item of items) pending.push({ ...item, created: this.now });
-		if (opts.defer && pending.length < MAX_PENDING && this.now - pending[0].created < DEFER_MS) return [];
+		if (opts.defer) return [];
 		return this.flush();
+	}
+
+	/**
+	 * The waiting memories a step rates and stores: none until the oldest has waited DEFER_MS
+	 * (or MAX_PENDING wait: then all), and then those that were already waiting RATE_LEAD_MS
+	 * before `now`, so the rating is known ahead (`dueRating`).
+	 */
+	private dueBatch(now: number): number {
+		const pending = this.agent.pending;
+		if (pending.length === 0) return 0;
+		if (pending.length >= MAX_PENDING) return pending.length;
+		if (now - pending[0].created < DEFER_MS) return 0;
+		let n = 0;
+		while (n < pending.length && pending[n].created <= now - RATE_LEAD_MS) n++;
+		return n;
+	}
+
+	/** Rates and stores the waiting memories due at this step (see `dueBatch`). */
+	async flushDue(): Promise<MemoryRecord[]> {
+		const n = this.dueBatch(this.now);
+		return n > 0 ? this.flush(n) : [];
+	}
+
+	/**
+	 * The rating a later step (at game time `at`) will ask, when it is known already: the
+	 * memories it covers were all waiting before `now`.
+	 */
+	async rateDueAhead(at: number): Promise<void> {
+		const n = this.dueBatch(at);
+		const pending = this.agent.pending;
+		if (n === 0 || n === pending.length && pending.length >= MAX_PENDING) return;
+		if (pending[n - 1].created >= this.now) return;
+		await this.rateAhead(pending.slice(0, n));
 	}
 
 	private async rateAhead(items: Pick<NewMemory, 'description' | 'importance'>[]): Promise<void> {
@@ -236,12 +274,12 @@ export class AgentContext {
 		await this.ask('importance', { name: this.name, memories: unrated.map((i) => i.description) }, 'importance of new memories');
 	}
 
-	/** Rates and stores every pending memory; returns the stored records. */
-	async flush(): Promise<MemoryRecord[]> {
+	/** Rates and stores the first `count` waiting memories (default all); returns the stored records. */
+	async flush(count = this.agent.pending.length): Promise<MemoryRecord[]> {
 		if (this.speculative) return [];
-		const items = this.agent.pending;
+		const items = this.agent.pending.slice(0, count);
 		if (items.length === 0) return [];
-		this.agent.pending = [];
+		this.agent.pending = this.agent.pending.slice(count);
 		const vectors = await this.model.embed(items.map((i) => i.description));
 		const memo = this.agent.memo.importance;
 		// own keys only: a description may be any text, "constructor" or "__proto__" too

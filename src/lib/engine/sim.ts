@@ -21,7 +21,7 @@ import {
 } from './agent';
 import { canonicalJson } from './canonical';
 import { MINUTE, dayIndex, dayStart, minuteOfDay, timeAtStep } from './clock';
-import { AgentContext, emptyOutput, type RecallScope, type StepOutput } from './context';
+import { AgentContext, DEFER_MS, emptyOutput, type RecallScope, type StepOutput } from './context';
 import { MemoryStream, type MemoryRecord } from './memory';
 import type { ModelPort } from './model';
 import { PathFinder } from './path';
@@ -63,6 +63,9 @@ export interface AgentView {
 	chatWith: string;
 	path: [number, number][];
 }
+
+/** How many steps ahead `lookahead` foresees who will meet whom. */
+const REACT_AHEAD_STEPS = 30;
 
 export interface CreateOptions {
 	seed: number;
@@ -356,6 +359,7 @@ export class Simulation {
 	private async think(ctx: AgentContext, events: PerceivedEvent[]): Promise<string | null> {
 		const a = ctx.agent;
 		const s = this.state;
+		await ctx.flushDue();
 		let fresh: PerceivedEvent[] = [];
 		if (!s.ablate.observation && events.length > 0) {
 			const retention = this.perceptionOf(a).retention;
@@ -562,7 +566,78 @@ export class Simulation {
 				jobs.push(decompose(ctxOf(a.id, at), structuredClone(b)));
 			}
 		}
+		// Importance ratings due within the horizon whose memories are all known already.
+		for (const a of s.agents) {
+			if (a.pending.length === 0) continue;
+			const job = `rate:${a.id}:${a.pending[0].created}:${a.pending.length}`;
+			if (opts.started.has(job)) continue;
+			const due = a.pending[0].created + DEFER_MS;
+			const step = Math.max(s.step, Math.ceil((due - this.world.start) / this.stepMs));
+			if (step > s.step + opts.horizonSteps) continue;
+			opts.started.add(job);
+			const at = timeAtStep(this.world.start, this.world.secondsPerStep, step);
+			jobs.push(ctxOf(a.id, this.time).rateDueAhead(at));
+		}
+		jobs.push(...this.reactionsAhead(ctxOf, opts));
 		await Promise.all(jobs);
+	}
+
+	/**
+	 * Reactions a later step is likely to decide: every agent keeps to its path and action
+	 * until the action ends, so who will see whom (and what they will be doing) is known a few
+	 * steps ahead; the reaction's calls (relationship, decision, re-plan) are asked then.
+	 */
+	private reactionsAhead(ctxOf: (id: string, now: number) => AgentContext, opts: { horizonSteps: number; started: Set<string> }): Promise<unknown>[] {
+		const s = this.state;
+		if (s.ablate.observation) return [];
+		const steps = Math.min(opts.horizonSteps, REACT_AHEAD_STEPS);
+		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
+		const timeAt = (k: number) => timeAtStep(this.world.start, this.world.secondsPerStep, s.step + k);
+		// the tile of each agent at the start of step n + k, while its action is unchanged
+		const tileAt = (a: AgentState, k: number) => (k === 0 ? a.tile : (a.action.path[Math.min(k, a.action.path.length) - 1] ?? a.tile));
+		const known = (a: AgentState, k: number) => k === 0 || timeAt(k - 1) < a.action.end;
+		const jobs: Promise<unknown>[] = [];
+		for (const a of s.agents) {
+			if (talking.has(a.id) || isSleeping(a) || a.action.chatWith) continue;
+			const { visionRadius, attentionBandwidth, retention } = this.perceptionOf(a);
+			let recent = [...a.recentEvents];
+			for (let k = 1; k <= steps && known(a, k); k++) {
+				const tile = tileAt(a, k);
+				const arena = this.index.arenaAt[tile];
+				const [ax, ay] = this.index.xy(tile);
+				const seen: PerceivedEvent[] = [];
+				for (const b of s.agents) {
+					if (b.id === a.id || !known(b, k)) continue;
+					const bt = tileAt(b, k);
+					if (this.index.arenaAt[bt] !== arena) continue;
+					const [bx, by] = this.index.xy(bt);
+					const d = Math.max(Math.abs(bx - ax), Math.abs(by - ay));
+					if (d > visionRadius) continue;
+					seen.push({ description: eventOf(b), distance: d, agent: b.id, agentName: b.name, activity: b.action.activity, chatting: b.action.chatWith !== '', sleeping: isSleeping(b) });
+				}
+				seen.sort((p, q) => p.distance - q.distance || (p.description < q.description ? -1 : 1));
+				const events = seen.slice(0, attentionBandwidth);
+				const fresh = events.filter((e) => !recent.includes(e.description));
+				if (fresh.length === 0) continue;
+				recent = [...recent, ...fresh.map((e) => e.description)].slice(-Math.max(retention, 1));
+				const job = `react:${a.id}:${s.step + k}:${fresh.map((e) => e.description).join('|')}`;
+				if (opts.started.has(job)) break;
+				opts.started.add(job);
+				const ctx = ctxOf(a.id, timeAt(k));
+				jobs.push(
+					(async () => {
+						for (const e of fresh) {
+							const decision = await react(ctx, e);
+							if (!decision) continue;
+							if (!decision.talk && decision.reaction) await replan(ctx, decision.reaction);
+							break;
+						}
+					})()
+				);
+				break;
+			}
+		}
+		return jobs;
 	}
 
 	/** Agents think concurrently; their outputs are put in one fixed order here. */

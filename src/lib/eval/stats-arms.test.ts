@@ -130,4 +130,13 @@ describe('compareArms', () => {
 		expect(m.pAdjusted).toBeCloseTo((2 * 2) / 12870, 12);
 		expect(n.pAdjusted).toBeGreaterThan(0.5);
 	});
+
+	it('leaves a metric constant in both arms out of the Holm family', () => {
+		const a = { name: 'A', values: { m: [1, 2, 3, 4, 5, 6, 7, 8], flat: [0, 0, 0, 0] } };
+		const b = { name: 'B', values: { m: [11, 12, 13, 14, 15, 16, 17, 18], flat: [0, 0, 0, 0] } };
+		const [m, flat] = compareArms(a, b, ['m', 'flat']);
+		expect(m.pAdjusted).toBeCloseTo(2 / 12870, 12);
+		expect(flat.p).toBe(1);
+		expect(flat.pAdjusted).toBe(1);
+	});
 });

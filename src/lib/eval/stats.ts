@@ -828,8 +828,9 @@ export interface ArmComparison {
 
 /**
  * Every metric of arm b against arm a: the difference in means with a bootstrap interval, a
- * Mann-Whitney p, and Holm's adjustment across the metrics compared. A metric without values in
- * either arm is left out.
+ * Mann-Whitney p, and Holm's adjustment across the metrics compared (a metric with the same
+ * value in every run of both arms tests nothing and is left out of the adjustment). A metric
+ * without values in either arm is left out.
  */
 export function compareArms(
 	a: { name: string; values: Record<string, readonly number[]> },
@@ -846,6 +847,13 @@ export function compareArms(
 		const mw = mannWhitney(x, y);
 		rows.push({ metric, a: a.name, b: b.name, effect: diff, ci, p: mw.p, delta: (x.length * y.length - 2 * mw.U) / (x.length * y.length) });
 	}
-	const adjusted = holm(rows.map((r) => r.p));
-	return rows.map((r, i) => ({ ...r, pAdjusted: adjusted[i] }));
+	// a metric with one value throughout both arms tests nothing: p = 1, outside Holm's family
+	const constant = rows.map((r) => {
+		const all = [...(a.values[r.metric] ?? []), ...(b.values[r.metric] ?? [])].filter(Number.isFinite);
+		return all.every((v) => v === all[0]);
+	});
+	const tested = rows.filter((_, i) => !constant[i]);
+	const adjusted = holm(tested.map((r) => r.p));
+	let k = 0;
+	return rows.map((r, i) => ({ ...r, pAdjusted: constant[i] ? 1 : adjusted[k++] }));
 }

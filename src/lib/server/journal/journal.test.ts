@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,7 +69,10 @@ describe('journal', () => {
 		// a crash in the middle of step 3: its call written, its commit line torn
 		appendFileSync(path.join(dir, 'calls.jsonl'), JSON.stringify({ s: 3, ...call('3/a/0') }) + '\n');
 		appendFileSync(path.join(dir, 'steps.jsonl'), '{"step":3,"time":');
+		// ... or while a snapshot was being written
+		writeFileSync(path.join(dir, 'snapshots', '3.json.br.tmp'), 'half');
 		const { writer, committed } = RunWriter.reopen(dir, 'CLI');
+		expect(existsSync(path.join(dir, 'snapshots', '3.json.br.tmp'))).toBe(false);
 		writer.close();
 		expect(committed).toBe(3);
 		const reader = new RunReader(dir);

@@ -5,7 +5,8 @@
 //   calls.jsonl          every model call (template, version, prompt, answer, parsed value...)
 //   traces.jsonl         every retrieval (enough to rebuild its score table)
 //   steps.jsonl          one line per committed step: inputs, events, conversations, agents
-//   snapshots/<n>.json   full state after n steps, every `snapshotEvery` steps
+//   snapshots/<n>.json.br  full state after n steps, every `snapshotEvery` steps, Brotli-compressed
+//                        JSON (./codec.ts; runs from before compression have <n>.json)
 //   lance/               the memory streams (LanceDB, see ../memory/lance-store.ts): every memory
 //                        of every snapshot is stored before that snapshot is written
 //   writer.lock          the one process appending to the run (see ../store/lock.ts)
@@ -28,6 +29,7 @@ import {
 	readdirSync,
 	readSync,
 	renameSync,
+	rmSync,
 	statSync,
 	truncateSync,
 	writeFileSync,
@@ -35,6 +37,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { WriteLock, type WriterKind } from '../store/lock';
+import { readSnapshotAt, snapshotStepOf, writeSnapshotAt } from './codec';
 import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
 import type { Ablation, ConversationRecord, RetrievalTrace, StepEvent } from '../../engine/state';
 import type { Settings } from '../../engine/types';
@@ -211,7 +214,10 @@ export class RunWriter {
 			while (keep > 0 && (JSON.parse(lines[keep - 1]) as { s: number }).s > lastStep) keep--;
 			cutAfter(file, keep, lines);
 		}
-		// snapshots after the last committed step cannot exist, but a torn .tmp can
+		// snapshots after the last committed step cannot exist, but a file being written when the
+		// writer stopped can: only the lock holder writes, so it is no one's now
+		for (const f of readdirSync(path.join(dir, 'snapshots'))) if (f.endsWith('.tmp')) rmSync(path.join(dir, 'snapshots', f), { force: true });
+		rmSync(path.join(dir, 'run.json.tmp'), { force: true });
 		return { writer: new RunWriter(dir, meta, lock), committed: lastStep + 1 };
 	}
 
@@ -339,20 +345,23 @@ export class RunReader {
 export function listSnapshotSteps(runDir: string): number[] {
 	const dir = path.join(runDir, 'snapshots');
 	if (!existsSync(dir)) return [];
-	return readdirSync(dir)
-		.filter((f) => /^\d+\.json$/.test(f))
-		.map((f) => Number(f.slice(0, -5)))
-		.sort((a, b) => a - b);
+	// compressed or plain (see ./codec.ts); a step that has both is listed once
+	const steps = new Set<number>();
+	for (const f of readdirSync(dir)) {
+		const step = snapshotStepOf(f);
+		if (step !== null) steps.add(step);
+	}
+	return [...steps].sort((a, b) => a - b);
 }
 
-/** The state after `step` steps as its snapshot file holds it. */
+/** The state after `step` steps as its snapshot file holds it (either encoding, see ./codec.ts). */
 export function readSnapshotFile(runDir: string, step: number): Snapshot {
-	return JSON.parse(readFileSync(path.join(runDir, 'snapshots', `${step}.json`), 'utf8')) as Snapshot;
+	return readSnapshotAt(path.join(runDir, 'snapshots'), step);
 }
 
-/** Writes a snapshot file whole or not at all (named by its step). */
+/** Writes a snapshot file whole or not at all (named by its step, compressed: see ./codec.ts). */
 export function writeSnapshotFile(runDir: string, snap: Snapshot): void {
-	writeJsonAtomic(path.join(runDir, 'snapshots', `${snap.state.step}.json`), snap);
+	writeSnapshotAt(path.join(runDir, 'snapshots'), snap);
 }
 
 export const readSnapshot = readSnapshotFile;

@@ -13,6 +13,8 @@ export interface Ticket {
 	readonly owner: string;
 	/** set once the slot is granted */
 	granted: boolean;
+	/** set once the slot is given back */
+	released?: boolean;
 }
 
 interface Waiter extends Ticket {
@@ -68,7 +70,7 @@ export class Semaphore {
 
 	/** A waiting ticket made ahead of need moves to the front class (a step now waits for it). */
 	promote(ticket: Ticket): void {
-		if (ticket.priority === 'now') return;
+		if (ticket.priority === 'now' || ticket.released) return;
 		if (ticket.granted) {
 			ticket.priority = 'now';
 			this.activeAhead--;
@@ -85,6 +87,7 @@ export class Semaphore {
 	}
 
 	release(ticket?: Ticket): void {
+		if (ticket) ticket.released = true;
 		if (ticket?.priority === 'ahead') this.activeAhead--;
 		const next = this.dequeue('now') ?? this.dequeue('ahead');
 		// The slot passes straight to the next waiter, so `active` stays the same.

@@ -74,7 +74,7 @@ describe('prompt versions changed by 8 processes at once', () => {
 		const labels = store.labels();
 		for (let i = 0; i < 8; i++) expect(labels[`tag-${i}`]).toBe(baseline);
 		expect(Object.keys(labels)).toHaveLength(9);
-	}, 120_000);
+	}, 300_000);
 
 	it('keeps every label and every version stored at the same moment', async () => {
 		const { home, working, store } = fresh();
@@ -102,7 +102,7 @@ store.saveVersion({ message: 'edit ' + arg, templates });`
 		const w = store.working();
 		expect(w.saved).toBe(true);
 		expect(w.base).toBe(w.version);
-	}, 120_000);
+	}, 300_000);
 
 	it('leaves the working copy exactly one version after concurrent restores, and runs record what they copy', async () => {
 		const { home, working, store } = fresh();
@@ -142,7 +142,7 @@ for (let k = 0; k < 6; k++) store.restore(versions[(k + versions.length) % versi
 			expect(copied.version).toBe(meta.promptSet.version);
 			expect(versions).toContain(copied.version);
 		}
-	}, 180_000);
+	}, 300_000);
 });
 
 describe('the prompt store lock', () => {

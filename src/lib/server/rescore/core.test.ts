@@ -27,9 +27,30 @@ function recordedRun(weights: RetrievalWeights, decay: number) {
 	const queries = new Map<string, Float32Array>();
 	const traces: RescoreTrace[] = [];
 	for (const agent of ['ann', 'bob']) streams.set(agent, new MemoryStream(agent, DIMS, 4));
+	const times: number[] = [];
 	let time = 0;
+	let before = { time: 0, size: 0 };
 	for (let round = 0; round < 40; round++) {
 		time += Math.floor(rand() * 2 * HOUR);
+		times.push(time);
+		// every fifth round Ann's conversation that began last round is committed: its two
+		// retrievals recall what she had then, as of then, and count as accesses only afterwards
+		if (round % 5 === 3) {
+			const stream = streams.get('ann')!;
+			const candidates = [...Array(before.size).keys()];
+			const touched: number[] = [];
+			for (const purpose of ['conversation', 'conversation: what to say']) {
+				const id = `ann/r${traces.filter((t) => t.agent === 'ann').length}`;
+				const query = vector(rand);
+				queries.set(id, query);
+				const col = stream.columns(query, before.time, { weights, decay }, candidates);
+				const picked = selectTop(col.score, 4, (p) => p);
+				touched.push(...picked);
+				traces.push({ id, agent: 'ann', step: round, time: before.time, purpose, weights, decay, k: 4, streamSize: before.size, kinds: null, selected: picked.map((i) => stream.records[i].id) });
+			}
+			stream.touch(touched, time);
+		}
+		before = { time, size: streams.get('ann')!.size };
 		for (const [agent, stream] of streams) {
 			for (let j = 0; j < 3; j++) {
 				stream.add({ kind: KINDS[Math.floor(rand() * KINDS.length)], description: `${agent} memory ${stream.size}`, created: time, step: round, importance: 1 + Math.floor(rand() * 9), embedding: vector(rand) });
@@ -42,10 +63,10 @@ function recordedRun(weights: RetrievalWeights, decay: number) {
 			const col = stream.columns(query, time, { weights, decay }, candidates);
 			const picked = selectTop(col.score, 5, (p) => candidates[p]).map((p) => candidates[p]);
 			stream.touch(picked, time);
-			traces.push({ id, agent, time, purpose: round % 2 ? 'plan' : 'reaction', weights, decay, k: 5, streamSize: stream.size, kinds, selected: picked.map((i) => stream.records[i].id) });
+			traces.push({ id, agent, step: round, time, purpose: round % 2 ? 'plan' : 'reaction', weights, decay, k: 5, streamSize: stream.size, kinds, selected: picked.map((i) => stream.records[i].id) });
 		}
 	}
-	return { streams, traces, query: (t: RescoreTrace) => queries.get(t.id) as Float32Array };
+	return { streams, traces, stepTime: (step: number) => times[step], query: (t: RescoreTrace) => queries.get(t.id) as Float32Array };
 }
 
 /** The top k of one trace under other weights, written out plainly (sorting, not selectTop). */
@@ -77,15 +98,18 @@ describe('re-scoring recorded retrievals', () => {
 
 	it("gives back every recorded selection under the run's own weights and decay, given or as 'run'", () => {
 		const result = rescore({ ...run, grid: { weights: [null, { ...own }], decays: [null, 0.995] } });
-		expect(result.retrievals).toBe(80);
+		expect(result.retrievals).toBe(96);
 		expect(result.mismatched).toBe(0);
 		expect(result.skipped).toBe(0);
 		for (const cell of result.cells) {
 			expect(cell.changed).toBe(0);
 			expect(cell.reordered).toBe(0);
 			expect(cell.entered).toEqual([]);
-			expect(cell.byAgent).toEqual({ ann: { retrievals: 40, changed: 0 }, bob: { retrievals: 40, changed: 0 } });
+			expect(cell.byAgent).toEqual({ ann: { retrievals: 56, changed: 0 }, bob: { retrievals: 40, changed: 0 } });
 		}
+		// taken as ordinary retrievals (accesses at once, at the trace's time), conversations would not rebuild
+		const immediate = rescore({ ...run, stepTime: () => -Infinity, grid: { weights: [null], decays: [null] } });
+		expect(immediate.mismatched).toBeGreaterThan(0);
 	});
 
 	it('counts changed top ks as a plain re-implementation does, with the recorded last-access times', () => {
@@ -97,8 +121,14 @@ describe('re-scoring recorded retrievals', () => {
 				const entered = new Map<string, number>();
 				const byPurpose: Record<string, number> = {};
 				const last = new Map([...run.streams].map(([a, s]) => [a, Float64Array.from(s.records, (m) => m.created)]));
+				let later: { at: number; ids: string[] } | null = null;
 				for (const t of run.traces) {
 					const stream = run.streams.get(t.agent)!;
+					const talking = t.time < run.stepTime(t.step);
+					if (later && !talking) {
+						for (const id of later.ids) last.get('ann')![stream.byId(id)!.index] = later.at;
+						later = null;
+					}
 					const ids = plainTopK(stream, t, run.query(t), w, d ?? t.decay, last.get(t.agent)!);
 					const moved = ids.filter((id) => !t.selected.includes(id));
 					if (moved.length > 0 || ids.length !== t.selected.length) {
@@ -106,14 +136,16 @@ describe('re-scoring recorded retrievals', () => {
 						byPurpose[t.purpose] = (byPurpose[t.purpose] ?? 0) + 1;
 					}
 					for (const id of moved) entered.set(id, (entered.get(id) ?? 0) + 1);
-					for (const id of t.selected) last.get(t.agent)![stream.byId(id)!.index] = t.time;
+					if (talking) (later ??= { at: run.stepTime(t.step), ids: [] }).ids.push(...t.selected);
+					else for (const id of t.selected) last.get(t.agent)![stream.byId(id)!.index] = t.time;
 				}
 				return { changed, entered, byPurpose };
 			})
 		);
 		result.cells.forEach((cell, n) => {
 			expect(cell.changed).toBe(expected[n].changed);
-			expect(cell.byPurpose.plan.changed + cell.byPurpose.reaction.changed).toBe(cell.changed);
+			expect(Object.values(cell.byPurpose).reduce((n, p) => n + p.changed, 0)).toBe(cell.changed);
+			expect(cell.byPurpose['conversation: what to say'].retrievals).toBe(8);
 			expect(cell.byPurpose.plan.changed).toBe(expected[n].byPurpose.plan ?? 0);
 			for (const move of cell.entered) expect(move.count).toBe(expected[n].entered.get(move.id));
 			const most = Math.max(0, ...expected[n].entered.values());
@@ -132,7 +164,7 @@ describe('re-scoring recorded retrievals', () => {
 		short.set('ann', cut);
 		const result = rescore({ ...run, streams: short, grid: { weights: [null], decays: [null] } });
 		expect(result.skipped).toBe(run.traces.filter((t) => t.agent === 'ann' && t.streamSize > 30).length);
-		expect(result.retrievals + result.skipped).toBe(80);
+		expect(result.retrievals + result.skipped).toBe(96);
 		expect(result.cells[0].changed).toBe(0);
 		const onlyBob = rescore({ ...run, counted: (t) => t.agent === 'bob', grid: { weights: [null], decays: [null] } });
 		expect(onlyBob.retrievals).toBe(40);

@@ -5,6 +5,10 @@
 // selection the run recorded. The history stays the recorded one: a retrieval that would have
 // returned other memories does not change the last-access times later retrievals see.
 //
+// A conversation's retrievals are made when it is committed, as of the time it began (its
+// trace's time is earlier than its step's); what they return counts as accessed at the commit
+// step's time, once the whole conversation is made, so they do not see one another's accesses.
+//
 // The three raw components and their min-max normalisations are computed once per retrieval
 // and decay (`MemoryStream.columns`); every weighting is then a weighted sum and a top k over
 // them, with the same arithmetic as the engine, so the run's own weights give back its
@@ -56,7 +60,7 @@ export interface RescoreResult {
 }
 
 /** A trace to re-score, with the text of its query resolved to a vector. */
-export type RescoreTrace = Pick<RetrievalTrace, 'id' | 'agent' | 'time' | 'purpose' | 'weights' | 'decay' | 'k' | 'streamSize' | 'kinds' | 'selected'>;
+export type RescoreTrace = Pick<RetrievalTrace, 'id' | 'agent' | 'step' | 'time' | 'purpose' | 'weights' | 'decay' | 'k' | 'streamSize' | 'kinds' | 'selected'>;
 
 export interface RescoreInput {
 	/** every recorded retrieval of the run's lineage, in order (earlier ones set last access) */
@@ -64,6 +68,8 @@ export interface RescoreInput {
 	/** which traces to count (all when omitted); the others only advance last access */
 	counted?: (t: RescoreTrace) => boolean;
 	streams: ReadonlyMap<string, MemoryStream>;
+	/** game time of a step (a trace made earlier than its step's time is a conversation's) */
+	stepTime: (step: number) => number;
 	/** the query vector of a trace */
 	query: (t: RescoreTrace) => Float32Array;
 	grid: Grid;
@@ -105,6 +111,14 @@ export function rescore(input: RescoreInput): RescoreResult {
 	}
 	const nw = grid.weights.length;
 	const access = new Map<string, Float64Array>();
+	/** per agent: a conversation's accesses, applied once its retrievals are all made */
+	const deferred = new Map<string, { step: number; at: number; ids: string[] }>();
+	const touch = (last: Float64Array, ids: readonly string[], at: number) => {
+		for (const id of ids) {
+			const i = memoryIndex(id);
+			if (i >= 0 && i < last.length && at > last[i]) last[i] = at;
+		}
+	};
 	let retrievals = 0;
 	let skipped = 0;
 	let mismatched = 0;
@@ -115,6 +129,13 @@ export function rescore(input: RescoreInput): RescoreResult {
 		if (stream && !last) {
 			last = Float64Array.from(stream.records, (m) => m.created);
 			access.set(t.agent, last);
+		}
+		const at = input.stepTime(t.step);
+		const inConversation = t.time < at;
+		const pending = deferred.get(t.agent);
+		if (pending && (!inConversation || pending.step !== t.step)) {
+			if (last) touch(last, pending.ids, pending.at);
+			deferred.delete(t.agent);
 		}
 		const counted = input.counted ? input.counted(t) : true;
 		if (counted && stream && last && stream.size >= t.streamSize && t.streamSize > 0) {
@@ -173,12 +194,11 @@ export function rescore(input: RescoreInput): RescoreResult {
 			}
 		} else if (counted) skipped++;
 		// what this retrieval returned counts as accessed at its time, for the ones after it
-		if (last) {
-			for (const id of t.selected) {
-				const i = memoryIndex(id);
-				if (i >= 0 && i < last.length && t.time > last[i]) last[i] = t.time;
-			}
-		}
+		if (inConversation) {
+			const d = deferred.get(t.agent);
+			if (d) d.ids.push(...t.selected);
+			else deferred.set(t.agent, { step: t.step, at, ids: [...t.selected] });
+		} else if (last) touch(last, t.selected, t.time);
 	}
 
 	const describe = (counts: Map<string, number>): MemoryMove[] =>

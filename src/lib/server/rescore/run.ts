@@ -1,11 +1,12 @@
 // Re-scoring a recorded run from disk: its lineage's retrieval traces, its memory store and the
 // query embeddings (from the run's model, which answers recorded embeddings from its cache).
 
+import { timeAtStep } from '../../engine/clock';
 import { MemoryStream, type MemoryRecord } from '../../engine/memory';
 import { MemoryStore } from '../memory/lance-store';
 import { dataHome } from '../paths';
 import { createModel, type ModelChoice } from '../run/models';
-import { openRun } from '../run/runner';
+import { openRun, runWorld } from '../run/runner';
 import { findAgent, lineageTraces, type TraceEntry } from '../run/traces';
 import { rescore, type RescoreCell } from './core';
 import type { Grid } from './grid';
@@ -44,6 +45,7 @@ export async function rescoreRun(id: string, opts: RescoreOptions): Promise<Resc
 	const home = opts.home ?? dataHome();
 	const t0 = performance.now();
 	const reader = openRun(id, home);
+	const world = await runWorld(reader);
 	const agent = opts.agent ? findAgent(id, opts.agent, home) : undefined;
 	const traces = lineageTraces(id, home);
 	const counted = (t: TraceEntry) =>
@@ -102,6 +104,7 @@ export async function rescoreRun(id: string, opts: RescoreOptions): Promise<Resc
 		traces: traces.filter((t) => agents.has(t.agent)),
 		counted: (t) => counted(t as TraceEntry),
 		streams,
+		stepTime: (step) => timeAtStep(world.start, world.secondsPerStep, step),
 		query: (t) => vectors.get((t as TraceEntry).query) as Float32Array,
 		grid: opts.grid,
 		top: opts.top

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
 import { dataHome, promptsDir as defaultPromptsDir } from '../paths';
 import { createModelGateway, languageModelProvider, OfflineProvider, type ModelProvider, type RecordedCall } from '../model';
+import type { GatewayActivity } from '../model/gateway';
 import { callKeyOrder, type CallRecord } from '../journal/journal';
 import type { ModelIdentity, Price } from '../../api-types';
 import { identityFromConfig } from './identity';
@@ -31,6 +32,13 @@ export interface LiveModel extends ModelPort {
 	price(model: string): Price | null;
 	/** the embedding dimension (learned from a first embedding when the configuration does not state it) */
 	resolveDimensions(): Promise<number>;
+	/**
+	 * The model for work done ahead of need (`Simulation.lookahead`): its calls are made at low
+	 * priority and not recorded; a step asking the same prompt later gets their answers.
+	 */
+	readonly ahead: ModelPort;
+	/** calls in flight and what a step waits for */
+	activity(): GatewayActivity;
 	/** the calls made since the last drain, in key order */
 	drainCalls(): CallRecord[];
 	stats(): ModelStats;
@@ -110,6 +118,14 @@ export async function createModel(
 		embed(texts: string[]): Promise<Float32Array[]> {
 			return gateway.embed(texts);
 		},
+		ahead: {
+			get dimensions() {
+				return gateway.dimensions;
+			},
+			complete: <T>(req: ModelRequest) => gateway.prefetch<T>(req),
+			embed: (texts: string[]) => gateway.embed(texts)
+		},
+		activity: () => gateway.activity(),
 		drainCalls(): CallRecord[] {
 			const calls = pending.splice(0).sort((a, b) => callKeyOrder(a.key, b.key));
 			// latency is wall time: kept for the inspector, outside the simulation state;

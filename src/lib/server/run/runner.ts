@@ -217,6 +217,8 @@ export class LiveRun {
 	private closed = false;
 	/** a step failed half-way: the simulation in memory is ahead of the journal's last commit */
 	private torn = false;
+	/** work begun ahead of need (see `lookAhead`) */
+	private readonly aheadStarted = new Set<string>();
 
 	private constructor(
 		private readonly writer: RunWriter,
@@ -451,6 +453,7 @@ export class LiveRun {
 		if (this.meta.status !== 'running' || this.meta.pause) this.writer.setStatus('running', { pause: null });
 		const at = this.step;
 		try {
+			this.lookAhead();
 			const out = await this.sim.step(inputs, this.model);
 			const calls = this.model.drainCalls();
 			this.writer.commit(out, inputs, calls, this.sim.view());
@@ -468,6 +471,18 @@ export class LiveRun {
 			await this.close('failed');
 			throw e;
 		}
+	}
+
+	/**
+	 * Starts the model calls later steps will need (conversations under way, next hour blocks)
+	 * at low priority; the step itself waits only for what it needs. Nothing here changes the
+	 * state: a step asking the same prompt gets the answer made ahead, whenever it arrives.
+	 */
+	private lookAhead(): void {
+		if (this.aheadStarted.size > 100_000) this.aheadStarted.clear();
+		this.sim.lookahead(this.model.ahead, { horizonSteps: LOOKAHEAD_STEPS, started: this.aheadStarted }).catch(() => {
+			// work ahead that fails is done again by the step that needs it
+		});
 	}
 
 	/** Steps to the target (or until aborted), reporting progress; a pause throws RunPausedError. */
@@ -549,6 +564,9 @@ export class LiveRun {
 		};
 	}
 }
+
+/** How far ahead (in steps) the next hour blocks are decomposed before they begin. */
+export const LOOKAHEAD_STEPS = 60;
 
 /** Default snapshot interval in steps (20 game minutes at 10 s a step): bounds the replay of a seek. */
 export const SNAPSHOT_EVERY = 120;

@@ -125,18 +125,18 @@ export async function checkRun(id: string, home = dataHome()): Promise<RunCheck>
 		try {
 			snap = readSnapshotFile(dir, s);
 		} catch (e) {
-			add(`snapshots/${s}`, `cannot be read (${e instanceof Error ? e.message.slice(0, 120) : String(e)})`, `delete the file: the run restores from an earlier snapshot and its log`);
+			add(`snapshot ${s}`, `cannot be read (${e instanceof Error ? e.message.slice(0, 120) : String(e)})`, `delete snapshots/${s}.*: the run restores from an earlier snapshot and its log`);
 			continue;
 		}
-		if (snap.state?.step !== s) add(`snapshots/${s}`, `holds the state after ${snap.state?.step} steps, not ${s}`, 'delete the file');
-		else if (s > committed) add(`snapshots/${s}`, `is of step ${s}, after the last commit (${committed})`, 'delete the file, then resume');
+		if (snap.state?.step !== s) add(`snapshot ${s}`, `holds the state after ${snap.state?.step} steps, not ${s}`, `delete snapshots/${s}.*`);
+		else if (s > committed) add(`snapshot ${s}`, `is of step ${s}, after the last commit (${committed})`, `delete snapshots/${s}.*, then resume`);
 		else latest = snap;
 	}
 	if (status !== 'incomplete' && !steps.includes(meta.firstStep)) {
 		add('snapshots', `there is no snapshot of the run's first state (step ${meta.firstStep})`, `the run cannot be restored: remove it (${remove})`);
 	}
 	for (const f of existsSync(path.join(dir, 'snapshots')) ? readdirSync(path.join(dir, 'snapshots')) : []) {
-		if (f.endsWith('.tmp')) add(`snapshots/${f}`, 'is a snapshot that was being written when the writer stopped', 'delete the file (it is not used)');
+		if (f.includes('.tmp')) add(`snapshots/${f}`, 'is a snapshot that was being written when the writer stopped', 'delete the file (it is not used)');
 	}
 
 	// memory rows against the latest snapshot: every memory it counts is stored, once
@@ -161,7 +161,7 @@ export async function checkRun(id: string, home = dataHome()): Promise<RunCheck>
 			for (const [agent, { size }] of Object.entries(latest.memory)) {
 				const held = byAgent.get(agent) ?? 0;
 				if (held < size) {
-					add('lance', `${agent} has ${held} stored memories but the snapshot of step ${latest.state.step} counts ${size}`, `delete snapshots/${latest.state.step}.json and resume (${resume}): the log rebuilds them`);
+					add('lance', `${agent} has ${held} stored memories but the snapshot of step ${latest.state.step} counts ${size}`, `delete snapshots/${latest.state.step}.* and resume (${resume}): the log rebuilds them`);
 				}
 			}
 		} finally {

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { FailsafeRow } from '$lib/api-diff';
-import { changeValue, delta, plural, rateDiffers, rateText } from './format';
+import { changeValue, delta, mergeOverrides, plural, rateDiffers, rateText } from './format';
 
 const row = (a: [number, number], b: [number, number]): FailsafeRow => ({
 	template: 'react',
@@ -35,5 +35,19 @@ describe('compare figures', () => {
 		expect(plural(8640, 'frame')).toBe('8,640 frames');
 		expect(changeValue(null)).toBe('—');
 		expect(changeValue('0.5')).toBe('0.5');
+	});
+
+	it('lists a setting changed by an override once, marked as an override', () => {
+		const shown = mergeOverrides([
+			{ kind: 'seed', key: 'seed', a: '1', b: '2' },
+			{ kind: 'setting', key: 'retrieval.weights.relevance', a: '1', b: '2' },
+			{ kind: 'setting', key: 'retrieval.topK', a: '30', b: '20' },
+			{ kind: 'override', key: 'retrieval.weights.relevance', a: null, b: '2' }
+		]);
+		expect(shown.map((c) => [c.kind, c.key, c.override ?? false])).toEqual([
+			['seed', 'seed', false],
+			['setting', 'retrieval.weights.relevance', true],
+			['setting', 'retrieval.topK', false]
+		]);
 	});
 });

@@ -53,3 +53,21 @@ export function delta(a: number, b: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
 	return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
+
+/** A set-up difference as the header lists it: `override` when a KEY=VALUE override made it. */
+export type ShownChange = RunChange & { override?: true };
+
+/**
+ * Set-up differences with each setting that an override changed listed once: the setting's row
+ * marked as an override (the override's own row, the same key and values, is dropped).
+ */
+export function mergeOverrides(changes: readonly RunChange[]): ShownChange[] {
+	const settings = new Map(changes.filter((c) => c.kind === 'setting').map((c) => [c.key, c]));
+	const merged = new Set<string>();
+	for (const c of changes) if (c.kind === 'override' && settings.has(c.key)) merged.add(c.key);
+	return changes.flatMap((c): ShownChange[] => {
+		if (c.kind === 'override' && merged.has(c.key)) return [];
+		if (c.kind === 'setting' && merged.has(c.key)) return [{ ...c, override: true }];
+		return [c];
+	});
+}

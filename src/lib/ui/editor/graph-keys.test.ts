@@ -19,7 +19,7 @@ function triggers(setting: Key | Key[] | null | undefined) {
 function pressV(setting: Key | Key[] | null): unknown[][] {
 	const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
 	const target = new EventTarget();
-	const action = shortcut(target as unknown as HTMLElement, { trigger: triggers(setting), type: 'keydown' });
+	const action = shortcut(target as unknown as HTMLElement, { trigger: triggers(setting) as Parameters<typeof shortcut>[1]['trigger'], type: 'keydown' });
 	target.dispatchEvent(Object.assign(new Event('keydown'), { key: 'v', code: 'KeyV', metaKey: false, altKey: false, shiftKey: false, ctrlKey: false }));
 	action?.destroy?.();
 	return warn.mock.calls;

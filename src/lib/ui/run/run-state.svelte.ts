@@ -19,6 +19,9 @@ export const SETTLE_MS = 300;
 
 export type Connection = 'connecting' | 'open' | 'retrying';
 
+/** A running run without any event for this long is asked for its status. */
+export const QUIET_MS = 3000;
+
 export class RunState implements MapHost {
 	readonly api: Api;
 	readonly world: WorldView;
@@ -78,6 +81,10 @@ export class RunState implements MapHost {
 	detailError = $state<string | null>(null);
 
 	private frameVersion = $state(0);
+	/** counts status events, so an answer asked for before the newest one never undoes it */
+	private statusEvents = 0;
+	/** when the last server-sent event arrived (ms, performance clock) */
+	private lastEventAt = 0;
 	private settleTimer: ReturnType<typeof setTimeout> | null = null;
 	private replayTimer: ReturnType<typeof setTimeout> | null = null;
 	// A plain cache: nothing renders from it directly.
@@ -110,14 +117,22 @@ export class RunState implements MapHost {
 		return this.info.id;
 	}
 
-	private applyInfo(info: RunInfo): void {
+	/**
+	 * Takes the run as an answer describes it. `asked` is the number of status events seen when
+	 * the request went out: an answer overtaken by a newer status event (answers and events travel
+	 * on different connections) keeps only what cannot go stale (the head, the run's fields), so a
+	 * run that said "done" is never shown as running again.
+	 */
+	private applyInfo(info: RunInfo, asked = this.statusEvents): void {
 		this.info = info;
-		this.status = info.status;
-		this.live = info.live;
-		this.target = info.target;
+		if (asked === this.statusEvents) {
+			this.status = info.status;
+			this.live = info.live;
+			this.target = info.target;
+			this.budget = info.budget ?? null;
+			this.pauseInfo = info.pause ?? null;
+		}
 		this.usage = info.usage ?? this.usage;
-		this.budget = info.budget ?? null;
-		this.pauseInfo = info.pause ?? null;
 		this.advanceHead(info.steps);
 	}
 
@@ -364,8 +379,9 @@ export class RunState implements MapHost {
 
 	async control(body: Parameters<Api['control']>[1]): Promise<void> {
 		this.busy = true;
+		const asked = this.statusEvents;
 		try {
-			this.applyInfo(await this.api.control(this.id, body));
+			this.applyInfo(await this.api.control(this.id, body), asked);
 			if ('allowModelChange' in body && body.allowModelChange) this.modelChangeRefused = null;
 		} catch (err) {
 			// 409 with a model change: the page offers to go on under the new model
@@ -399,6 +415,7 @@ export class RunState implements MapHost {
 	// ---------------------------------------------------------------- live updates
 
 	private onEvent(ev: RunEvent): void {
+		this.lastEventAt = performance.now();
 		switch (ev.type) {
 			case 'step': {
 				this.frames.put(ev.frame);
@@ -408,6 +425,7 @@ export class RunState implements MapHost {
 				break;
 			}
 			case 'status': {
+				this.statusEvents++;
 				this.status = ev.status;
 				this.live = ev.live;
 				if (Number.isFinite(ev.speed)) this.stepsPerSecond = ev.speed;
@@ -426,9 +444,10 @@ export class RunState implements MapHost {
 
 	/** Refreshes what may have been missed while disconnected: the run, its head and markers. */
 	async refresh(): Promise<void> {
+		const asked = this.statusEvents;
 		try {
 			const [info, timeline] = await Promise.all([this.api.run(this.id), this.api.timeline(this.id)]);
-			this.applyInfo(info);
+			this.applyInfo(info, asked);
 			this.applyTimeline(timeline);
 		} catch (err) {
 			this.fail(err);
@@ -481,10 +500,20 @@ export class RunState implements MapHost {
 			};
 		};
 		open();
+		// A running run that has gone quiet (its last status lost with a dropped connection, or the
+		// run ended while the page was busy) is asked for again, so the badge never stays stale.
+		this.lastEventAt = performance.now();
+		const watch = setInterval(() => {
+			if (this.status === 'running' && !this.replaying && performance.now() - this.lastEventAt > QUIET_MS) {
+				this.lastEventAt = performance.now();
+				void this.refresh();
+			}
+		}, QUIET_MS / 2);
 		return () => {
 			stopped = true;
 			source?.close();
 			if (retry) clearTimeout(retry);
+			clearInterval(watch);
 		};
 	}
 

@@ -4,7 +4,7 @@ import type { Api } from '$lib/shared/api';
 import { TEST_START as START, testRunInfo } from '../testing';
 import type { WorldView } from '$lib/shared/world-view';
 import { readPlace } from './place';
-import { RunState, SETTLE_MS } from './run-state.svelte';
+import { QUIET_MS, RunState, SETTLE_MS } from './run-state.svelte';
 
 /** Run r1, paused at `steps` on its way to step 1000. */
 const info = (steps: number, extra: Partial<RunInfo> = {}) => testRunInfo(steps, { target: 1000, status: 'paused', live: true, ...extra });
@@ -144,5 +144,48 @@ describe('RunState', () => {
 		expect(controls).toEqual([{ action: 'run', steps: 30 }]);
 		await run.goToTime(START - 60_000);
 		expect(run.notice).toMatch(/before the run began/);
+	});
+
+	it('shows "done" when the run ends, even when an older answer arrives after the last status event', async () => {
+		const { api } = fakeApi(50);
+		let answer: (i: RunInfo) => void = () => {};
+		Object.assign(api, {
+			run: vi.fn(() => new Promise<RunInfo>((r) => (answer = r))),
+			timeline: vi.fn(async () => ({ steps: 50, firstStep: 0, markers: [] }))
+		});
+		const run = new RunState(world, info(50, { status: 'running' }), readPlace(new URLSearchParams('')), api);
+		const refreshing = run.refresh();
+		// the run ends: the server says so over the event stream...
+		(run as unknown as { onEvent(e: unknown): void }).onEvent({ type: 'status', status: 'done', live: false, speed: 0, steps: 50, target: 50 });
+		// ...and then the answer asked for before it comes in, saying "running"
+		answer(info(50, { status: 'running', live: false }));
+		await refreshing;
+		expect(run.status).toBe('done');
+		expect(run.playing).toBe(false);
+	});
+
+	it('asks a running run that went quiet for its status', async () => {
+		const { api } = fakeApi(50);
+		const run = new RunState(world, info(50, { status: 'running' }), readPlace(new URLSearchParams('')), api);
+		const asked = vi.fn(async () => info(50, { status: 'done', live: false }));
+		Object.assign(api, { run: asked, timeline: vi.fn(async () => ({ steps: 50, firstStep: 0, markers: [] })) });
+		class QuietSource {
+			readyState = 0;
+			onmessage = null;
+			onopen = null;
+			onerror = null;
+			addEventListener() {}
+			close() {}
+		}
+		vi.stubGlobal('EventSource', QuietSource);
+		try {
+			const stop = run.connect();
+			await vi.advanceTimersByTimeAsync(QUIET_MS * 2);
+			expect(asked).toHaveBeenCalled();
+			expect(run.status).toBe('done');
+			stop();
+		} finally {
+			vi.unstubAllGlobals();
+		}
 	});
 });

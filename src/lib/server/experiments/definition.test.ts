@@ -1,0 +1,74 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ExperimentDefError, experimentId, experimentJobs, parseExperiment, readExperimentFile } from './definition';
+
+const minimal = { world: 'the-ville-3', steps: 10, replicates: 2, arms: [{ name: 'A' }, { name: 'B', set: ['retrieval.weights.relevance=3'] }] };
+
+describe('parseExperiment', () => {
+	it('reads the minimal form with defaults', () => {
+		const def = parseExperiment(minimal, 'x.json');
+		expect(def).toMatchObject({ name: 'x', world: 'the-ville-3', steps: 10, replicates: 2, seed: 1, seeds: 'shared', model: 'offline' });
+		expect(def.arms).toEqual([
+			{ name: 'A', set: [] },
+			{ name: 'B', set: ['retrieval.weights.relevance=3'] }
+		]);
+	});
+
+	it('names the file, the field and why for every problem', () => {
+		const bad = { world: 'The Ville', steps: 0, replicates: 'many', arms: [{ name: 'A', set: ['novalue'] }, { name: 'A' }], colour: 'red', endpoints: ['http://u:p@host/v1'] };
+		try {
+			parseExperiment(bad, 'bad.json');
+			expect.unreachable();
+		} catch (e) {
+			expect(e).toBeInstanceOf(ExperimentDefError);
+			const issues = (e as ExperimentDefError).issues.join('\n');
+			expect((e as Error).message).toMatch(/^bad\.json: /);
+			expect(issues).toMatch(/"colour": unknown field/);
+			expect(issues).toMatch(/world: a world id/);
+			expect(issues).toMatch(/steps: a whole number from 1/);
+			expect(issues).toMatch(/replicates: a whole number/);
+			expect(issues).toMatch(/arms\[0\]\.set\[0\]: setting "novalue" is not KEY=VALUE/);
+			expect(issues).toMatch(/arms\[1\]\.name: "A" names two arms/);
+			expect(issues).toMatch(/endpoints\[0\]: an http\(s\) base URL without credentials/);
+		}
+	});
+
+	it('turns game time into steps with the world step length', () => {
+		const { steps: _s, ...rest } = minimal;
+		expect(parseExperiment({ ...rest, hours: 1 }, 'h.json', () => 10).steps).toBe(360);
+		expect(() => parseExperiment({ ...rest, hours: 1, steps: 3 }, 'h.json', () => 10)).toThrow(/give one span/);
+	});
+
+	it('points at the line of broken JSON', () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'exp-def-'));
+		const file = path.join(dir, 'e.json');
+		writeFileSync(file, '{\n  "world": "the-ville-3",\n  "steps": 10,,\n}');
+		expect(() => readExperimentFile(file)).toThrow(/not valid JSON/);
+		expect(() => readExperimentFile(path.join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read: ENOENT/);
+	});
+});
+
+describe('experiment ids and jobs', () => {
+	it('keeps the id when only workers or metrics change, and changes it with the arms', () => {
+		const def = parseExperiment(minimal, 'x.json');
+		const id = experimentId(def);
+		expect(experimentId(parseExperiment({ ...minimal, workers: 4, metrics: ['tokens'] }, 'x.json'))).toBe(id);
+		expect(experimentId(parseExperiment({ ...minimal, replicates: 3 }, 'x.json'))).not.toBe(id);
+		expect(id).toMatch(/^x-[0-9a-f]{10}$/);
+	});
+
+	it('gives replicates seeds and sampling indices, shared or distinct across arms', () => {
+		const shared = experimentJobs(parseExperiment({ ...minimal, seed: 5 }, 'x.json'));
+		expect(shared.map((j) => [j.key, j.seed, j.sample])).toEqual([
+			['A#0', 5, 0],
+			['A#1', 6, 1],
+			['B#0', 5, 0],
+			['B#1', 6, 1]
+		]);
+		const distinct = experimentJobs(parseExperiment({ ...minimal, seeds: 'distinct' }, 'x.json'));
+		expect(new Set(distinct.map((j) => j.seed)).size).toBe(4);
+		expect(new Set(distinct.map((j) => j.sample)).size).toBe(4);
+	});
+});

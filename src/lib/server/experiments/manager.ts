@@ -1,0 +1,40 @@
+// Experiments started from the IDE: run in the background of the server process (their workers
+// are child processes), at most once at a time per experiment; the pages read their progress
+// from the experiment's folder, so one started from the command line shows the same way.
+
+import { ApiError } from '../ide/errors';
+import { dataHome } from '../paths';
+import { experimentId, parseExperiment } from './definition';
+import { runExperiment } from './pool';
+import { experimentReport, readProgress, ExperimentNotFound } from './store';
+import type { ExperimentProgress, ExperimentReport } from './types';
+
+const running = new Map<string, Promise<unknown>>();
+
+/** Starts (or continues) the experiment a definition describes; answers its id at once. */
+export function startExperiment(raw: unknown, home = dataHome()): { id: string } {
+	const def = parseExperiment(raw, 'definition');
+	const id = experimentId(def);
+	if (running.has(id) || readProgress(id, home)?.state === 'running') throw new ApiError(409, `experiment ${id} is already running`);
+	const p = runExperiment(def, { home })
+		.catch(() => {
+			// the failure is in the experiment's progress file and its jobs log
+		})
+		.finally(() => running.delete(id));
+	running.set(id, p);
+	return { id };
+}
+
+export interface ExperimentView {
+	report: ExperimentReport;
+	progress: ExperimentProgress | null;
+}
+
+export function experimentView(id: string, home = dataHome()): ExperimentView {
+	try {
+		return { report: experimentReport(id, home), progress: readProgress(id, home) };
+	} catch (e) {
+		if (e instanceof ExperimentNotFound || /is not an experiment id/.test((e as Error).message)) throw new ApiError(404, (e as Error).message);
+		throw e;
+	}
+}

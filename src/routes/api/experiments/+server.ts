@@ -1,0 +1,10 @@
+import { answer, readBody } from '$lib/server/ide/http';
+import { startExperiment } from '$lib/server/experiments/manager';
+import { listExperiments } from '$lib/server/experiments/store';
+import type { RequestHandler } from './$types';
+
+/** Every experiment in the data home, newest first (ExperimentListing[]). */
+export const GET: RequestHandler = () => answer(() => listExperiments());
+
+/** Starts (or continues) an experiment from its definition, the file format as JSON (-> { id }). */
+export const POST: RequestHandler = ({ request }) => answer(async () => startExperiment(await readBody(request)));

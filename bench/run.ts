@@ -15,6 +15,7 @@ import { benchCompare } from './compare';
 import { benchWorkbench } from './workbench';
 import { benchCost } from './cost';
 import { benchSecurity } from './security';
+import { benchLatency, benchLatencyDay } from './latency';
 
 interface Row {
 	bench: string;
@@ -44,31 +45,7 @@ async function dayBench(): Promise<Row[]> {
 	}
 }
 
-/** The offline model made to answer after 800 ms, as a hosted model does: game time per wall time. */
-async function latencyBench(): Promise<Row[]> {
-	const home = mkdtempSync(path.join(tmpdir(), 'bench-latency-'));
-	const saved = { latency: process.env.SIMULACRA_OFFLINE_LATENCY_MS, concurrency: process.env.SIMULACRA_MODEL_CONCURRENCY };
-	process.env.SIMULACRA_OFFLINE_LATENCY_MS = '800';
-	process.env.SIMULACRA_MODEL_CONCURRENCY = '32';
-	try {
-		const steps = 360;
-		const s = await startRun({ world: 'smallville', steps, seed: 1, home });
-		const gameSeconds = steps * 10;
-		const name = 'Smallville 07:00-08:00 (25 agents, 360 steps), model answering after 800 ms, 32 calls in flight';
-		return [
-			{ bench: name, figure: 'wall time', value: `${(s.wallMs / 1000).toFixed(0)} s for ${s.llmCalls} calls` },
-			{ bench: name, figure: 'game time per wall time', value: `${(gameSeconds / (s.wallMs / 1000)).toFixed(1)}x real time` }
-		];
-	} finally {
-		for (const [k, v] of [['SIMULACRA_OFFLINE_LATENCY_MS', saved.latency], ['SIMULACRA_MODEL_CONCURRENCY', saved.concurrency]] as const) {
-			if (v === undefined) delete process.env[k];
-			else process.env[k] = v;
-		}
-		rmSync(home, { recursive: true, force: true });
-	}
-}
-
-const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: latencyBench, ui: benchUi, editor: benchEditor, diff: benchDiff, compare: benchCompare, workbench: benchWorkbench, cost: benchCost, security: benchSecurity };
+const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval: benchRetrieval, latency: benchLatency, 'latency-day': benchLatencyDay, ui: benchUi, editor: benchEditor, diff: benchDiff, compare: benchCompare, workbench: benchWorkbench, cost: benchCost, security: benchSecurity };
 BENCHES['any-answer'] = async () => (await import('./any-answer')).benchAnyAnswer();
 BENCHES.storage = async () => (await import('./storage')).benchStorage();
 BENCHES.experiments = async () => (await import('./experiments')).benchExperiments();

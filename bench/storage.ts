@@ -53,14 +53,23 @@ export async function benchStorage(): Promise<Row[]> {
 		}
 		const readCompressed: number[] = [];
 		const readPlain: number[] = [];
-		for (let round = 0; round < 3; round++) {
+		const time = (read: () => unknown, into: number[]) => {
+			const t = performance.now();
+			read();
+			into.push(performance.now() - t);
+		};
+		for (let round = 0; round < 4; round++) {
 			for (const step of steps) {
-				let t = performance.now();
-				readSnapshotFile(dir, step);
-				readCompressed.push(performance.now() - t);
-				t = performance.now();
-				JSON.parse(readFileSync(path.join(plainDir, `${step}.json`), 'utf8'));
-				readPlain.push(performance.now() - t);
+				const compressed = () => time(() => readSnapshotFile(dir, step), readCompressed);
+				const plain = () => time(() => JSON.parse(readFileSync(path.join(plainDir, `${step}.json`), 'utf8')), readPlain);
+				// alternate which goes first, so that neither gains from the other's work
+				if ((round + step / 120) % 2 === 0) {
+					compressed();
+					plain();
+				} else {
+					plain();
+					compressed();
+				}
 			}
 		}
 		rmSync(plainDir, { recursive: true, force: true });

@@ -172,10 +172,8 @@ abstract class StrokeMachine extends ToolMachine {
 
 	override up(): void {
 		if (this.state === 'painting' && this.mark) {
-			const label = this.editor.undoLabel;
-			this.editor.endStroke();
-			// a stroke that first made the collisions layer is still one step
-			this.editor.squashToMark(this.mark, this.editor.undoLabel ?? label);
+			// a stroke that first made the collisions layer is still one step, named after the stroke
+			this.editor.squashToMark(this.mark);
 		}
 		this.mark = null;
 		this.reset();

@@ -78,6 +78,30 @@ export interface RecallScope {
 	touched: number[];
 }
 
+/**
+ * How many of the waiting memories a step at game time `now` rates and stores: none until the
+ * oldest has waited DEFER_MS (or MAX_PENDING wait: then all), and then those that were already
+ * waiting RATE_LEAD_MS before, so the rating is known ahead (`dueAhead`).
+ */
+export function dueBatch(pending: readonly { created: number }[], now: number): number {
+	if (pending.length === 0) return 0;
+	if (pending.length >= MAX_PENDING) return pending.length;
+	if (now - pending[0].created < DEFER_MS) return 0;
+	let n = 0;
+	while (n < pending.length && pending[n].created <= now - RATE_LEAD_MS) n++;
+	return n;
+}
+
+/**
+ * The rating a later step at game time `at` will ask, when its memories are all known before
+ * game time `now` (and no more can join it): how many, or 0.
+ */
+export function dueAhead(pending: readonly { created: number }[], at: number, now: number): number {
+	const n = dueBatch(pending, at);
+	if (n === 0 || pending.length >= MAX_PENDING || pending[n - 1].created >= now) return 0;
+	return n;
+}
+
 export class AgentContext {
 	private calls = 0;
 	/** set on branches: calls made concurrently get keys of their own (`.../b0.3`) */
@@ -233,37 +257,15 @@ export class AgentContext {
 		return this.flush();
 	}
 
-	/**
-	 * The waiting memories a step rates and stores: none until the oldest has waited DEFER_MS
-	 * (or MAX_PENDING wait: then all), and then those that were already waiting RATE_LEAD_MS
-	 * before `now`, so the rating is known ahead (`dueRating`).
-	 */
-	private dueBatch(now: number): number {
-		const pending = this.agent.pending;
-		if (pending.length === 0) return 0;
-		if (pending.length >= MAX_PENDING) return pending.length;
-		if (now - pending[0].created < DEFER_MS) return 0;
-		let n = 0;
-		while (n < pending.length && pending[n].created <= now - RATE_LEAD_MS) n++;
-		return n;
-	}
-
 	/** Rates and stores the waiting memories due at this step (see `dueBatch`). */
 	async flushDue(): Promise<MemoryRecord[]> {
-		const n = this.dueBatch(this.now);
+		const n = dueBatch(this.agent.pending, this.now);
 		return n > 0 ? this.flush(n) : [];
 	}
 
-	/**
-	 * The rating a later step (at game time `at`) will ask, when it is known already: the
-	 * memories it covers were all waiting before `now`.
-	 */
-	async rateDueAhead(at: number): Promise<void> {
-		const n = this.dueBatch(at);
-		const pending = this.agent.pending;
-		if (n === 0 || n === pending.length && pending.length >= MAX_PENDING) return;
-		if (pending[n - 1].created >= this.now) return;
-		await this.rateAhead(pending.slice(0, n));
+	/** The rating a later step will ask for the first `count` waiting memories (see `dueAhead`). */
+	async rateDueAhead(count: number): Promise<void> {
+		await this.rateAhead(this.agent.pending.slice(0, count));
 	}
 
 	private async rateAhead(items: Pick<NewMemory, 'description' | 'importance'>[]): Promise<void> {

@@ -21,7 +21,7 @@ import {
 } from './agent';
 import { canonicalJson } from './canonical';
 import { MINUTE, dayIndex, dayStart, minuteOfDay, timeAtStep } from './clock';
-import { AgentContext, DEFER_MS, emptyOutput, type RecallScope, type StepOutput } from './context';
+import { AgentContext, DEFER_MS, dueAhead, emptyOutput, type RecallScope, type StepOutput } from './context';
 import { MemoryStream, type MemoryRecord } from './memory';
 import type { ModelPort } from './model';
 import { PathFinder } from './path';
@@ -304,22 +304,21 @@ export class Simulation {
 	 * What an agent perceives: agents and non-idle objects in its arena within its vision (not
 	 * the object its own action uses), nearest first, up to its attention bandwidth.
 	 */
-	private perceive(a: AgentState, inUse: Map<string, { agent: string; state: string }>): PerceivedEvent[] {
+	private perceive(a: AgentState, inUse: Map<string, { agent: string; state: string }>, byArena = this.agentsByArena((b) => b.tile)): PerceivedEvent[] {
 		if (isSleeping(a)) return [];
 		const { visionRadius, attentionBandwidth } = this.perceptionOf(a);
 		const [ax, ay] = this.index.xy(a.tile);
-		// Spatial memory grows with every arena in sight.
-		for (const entry of this.index.arenas) {
-			const dx = ax < entry.minX ? entry.minX - ax : ax > entry.maxX ? ax - entry.maxX : 0;
-			const dy = ay < entry.minY ? entry.minY - ay : ay > entry.maxY ? ay - entry.maxY : 0;
-			if (dx <= visionRadius && dy <= visionRadius && !a.spatial[entry.sector.name]?.[entry.arena.name]) {
+		// Spatial memory grows with every arena in sight (looked up near the agent, in index order).
+		for (const ai of this.index.arenasNear(ax, ay, visionRadius)) {
+			const entry = this.index.arenas[ai];
+			if (!a.spatial[entry.sector.name]?.[entry.arena.name]) {
 				this.learnArena(a, entry.sector.name, entry.arena.name, entry.arena.objects.map((o) => o.name));
 			}
 		}
 		const myArena = this.index.arenaAt[a.tile];
 		const events: PerceivedEvent[] = [];
-		for (const b of this.state.agents) {
-			if (b.id === a.id || this.index.arenaAt[b.tile] !== myArena) continue;
+		for (const b of byArena.get(myArena) ?? []) {
+			if (b.id === a.id) continue;
 			const [bx, by] = this.index.xy(b.tile);
 			const d = Math.max(Math.abs(bx - ax), Math.abs(by - ay));
 			if (d > visionRadius) continue;
@@ -451,7 +450,8 @@ export class Simulation {
 		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
 
 		const inUse = this.objectUsers();
-		const perceived = s.agents.map((a) => this.perceive(a, inUse));
+		const byArena = this.agentsByArena((b) => b.tile);
+		const perceived = s.agents.map((a) => this.perceive(a, inUse, byArena));
 		const wishes = await Promise.all(
 			s.agents.map((a, i) => (talking.has(a.id) ? null : this.think(ctxs.get(a.id) as AgentContext, perceived[i])))
 		);
@@ -537,8 +537,9 @@ export class Simulation {
 			if (!c) copies.set(id, (c = structuredClone(this.agent(id))));
 			return c;
 		};
-		const ctxOf = (id: string, now: number) => {
-			const ctx = new AgentContext(copy(id), this.stream(id), this, model, 'ahead', now, emptyOutput(s.step, now), false);
+		// keyed by the step that will need the call: the gateway serves the soonest first
+		const ctxOf = (id: string, now: number, needed: number) => {
+			const ctx = new AgentContext(copy(id), this.stream(id), this, model, String(needed), now, emptyOutput(s.step, now), false);
 			ctx.speculative = true;
 			return ctx;
 		};
@@ -546,8 +547,8 @@ export class Simulation {
 			const job = `talk:${t.id}`;
 			if (opts.started.has(job)) continue;
 			opts.started.add(job);
-			const [ctxA, ctxB] = this.talkContexts(t, (id) => ctxOf(id, t.time));
-			jobs.push(talk(ctxA, ctxB, t.address).then(({ history }) => rememberTalk(ctxOf(t.agents[0], t.time), ctxOf(t.agents[1], t.time), history)));
+			const [ctxA, ctxB] = this.talkContexts(t, (id) => ctxOf(id, t.time, t.commitStep));
+			jobs.push(talk(ctxA, ctxB, t.address).then(({ history }) => rememberTalk(ctxOf(t.agents[0], t.time, t.commitStep), ctxOf(t.agents[1], t.time, t.commitStep), history)));
 		}
 		const horizon = this.time + opts.horizonSteps * this.stepMs;
 		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
@@ -563,20 +564,20 @@ export class Simulation {
 				if (opts.started.has(job)) continue;
 				opts.started.add(job);
 				const at = dayStart(this.time) + b.start * MINUTE;
-				jobs.push(decompose(ctxOf(a.id, at), structuredClone(b)));
+				jobs.push(decompose(ctxOf(a.id, at, Math.ceil((at - this.world.start) / this.stepMs)), structuredClone(b)));
 			}
 		}
 		// Importance ratings due within the horizon whose memories are all known already.
 		for (const a of s.agents) {
 			if (a.pending.length === 0) continue;
-			const job = `rate:${a.id}:${a.pending[0].created}:${a.pending.length}`;
-			if (opts.started.has(job)) continue;
 			const due = a.pending[0].created + DEFER_MS;
 			const step = Math.max(s.step, Math.ceil((due - this.world.start) / this.stepMs));
 			if (step > s.step + opts.horizonSteps) continue;
+			const n = dueAhead(a.pending, timeAtStep(this.world.start, this.world.secondsPerStep, step), this.time);
+			const job = `rate:${a.id}:${a.pending[0].created}:${n}`;
+			if (n === 0 || opts.started.has(job)) continue;
 			opts.started.add(job);
-			const at = timeAtStep(this.world.start, this.world.secondsPerStep, step);
-			jobs.push(ctxOf(a.id, this.time).rateDueAhead(at));
+			jobs.push(ctxOf(a.id, this.time, step).rateDueAhead(n));
 		}
 		jobs.push(...this.reactionsAhead(ctxOf, opts));
 		await Promise.all(jobs);
@@ -587,7 +588,7 @@ export class Simulation {
 	 * until the action ends, so who will see whom (and what they will be doing) is known a few
 	 * steps ahead; the reaction's calls (relationship, decision, re-plan) are asked then.
 	 */
-	private reactionsAhead(ctxOf: (id: string, now: number) => AgentContext, opts: { horizonSteps: number; started: Set<string> }): Promise<unknown>[] {
+	private reactionsAhead(ctxOf: (id: string, now: number, needed: number) => AgentContext, opts: { horizonSteps: number; started: Set<string> }): Promise<unknown>[] {
 		const s = this.state;
 		if (s.ablate.observation) return [];
 		const steps = Math.min(opts.horizonSteps, REACT_AHEAD_STEPS);
@@ -597,6 +598,7 @@ export class Simulation {
 		const tileAt = (a: AgentState, k: number) => (k === 0 ? a.tile : (a.action.path[Math.min(k, a.action.path.length) - 1] ?? a.tile));
 		const known = (a: AgentState, k: number) => k === 0 || timeAt(k - 1) < a.action.end;
 		const jobs: Promise<unknown>[] = [];
+		const ahead: Map<number, AgentState[]>[] = [];
 		for (const a of s.agents) {
 			if (talking.has(a.id) || isSleeping(a) || a.action.chatWith) continue;
 			const { visionRadius, attentionBandwidth, retention } = this.perceptionOf(a);
@@ -606,10 +608,12 @@ export class Simulation {
 				const arena = this.index.arenaAt[tile];
 				const [ax, ay] = this.index.xy(tile);
 				const seen: PerceivedEvent[] = [];
-				for (const b of s.agents) {
-					if (b.id === a.id || !known(b, k)) continue;
+				// the agents in this arena k steps ahead (grouped once per k, not per agent)
+				let groups = ahead[k];
+				if (!groups) groups = ahead[k] = this.agentsByArena((b) => tileAt(b, k), (b) => known(b, k));
+				for (const b of groups.get(arena) ?? []) {
+					if (b.id === a.id) continue;
 					const bt = tileAt(b, k);
-					if (this.index.arenaAt[bt] !== arena) continue;
 					const [bx, by] = this.index.xy(bt);
 					const d = Math.max(Math.abs(bx - ax), Math.abs(by - ay));
 					if (d > visionRadius) continue;
@@ -623,7 +627,7 @@ export class Simulation {
 				const job = `react:${a.id}:${s.step + k}:${fresh.map((e) => e.description).join('|')}`;
 				if (opts.started.has(job)) break;
 				opts.started.add(job);
-				const ctx = ctxOf(a.id, timeAt(k));
+				const ctx = ctxOf(a.id, timeAt(k), s.step + k);
 				jobs.push(
 					(async () => {
 						for (const e of fresh) {
@@ -638,6 +642,19 @@ export class Simulation {
 			}
 		}
 		return jobs;
+	}
+
+	/** The agents (of those `include` keeps) by the arena index of the tile `tileOf` gives, in state order. */
+	private agentsByArena(tileOf: (a: AgentState) => number, include?: (a: AgentState) => boolean): Map<number, AgentState[]> {
+		const groups = new Map<number, AgentState[]>();
+		for (const b of this.state.agents) {
+			if (include && !include(b)) continue;
+			const arena = this.index.arenaAt[tileOf(b)];
+			const group = groups.get(arena);
+			if (group) group.push(b);
+			else groups.set(arena, [b]);
+		}
+		return groups;
 	}
 
 	/** Agents think concurrently; their outputs are put in one fixed order here. */

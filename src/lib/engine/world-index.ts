@@ -12,6 +12,9 @@ export interface ArenaEntry {
 	maxY: number;
 }
 
+/** side of the squares `arenasNear` sorts arenas into, in tiles */
+const NEAR_CELL = 16;
+
 export class WorldIndex {
 	/** arena index per tile, -1 outside any arena */
 	readonly arenaAt: Int32Array;
@@ -21,6 +24,8 @@ export class WorldIndex {
 	readonly objects = new Map<string, { object: ObjectDef; arena: ArenaEntry }>();
 	private readonly byAddress = new Map<string, ArenaEntry>();
 	private readonly sectorsByName = new Map<string, SectorDef>();
+	/** arena indices per square of NEAR_CELL tiles their bounding box touches (made on first use) */
+	private nearCells: number[][] | null = null;
 
 	constructor(readonly world: WorldDef) {
 		const n = world.width * world.height;
@@ -60,6 +65,39 @@ export class WorldIndex {
 	addressOf(tile: number): string {
 		const ai = this.arenaAt[tile];
 		return ai < 0 ? '' : this.arenas[ai].arena.address;
+	}
+
+	/**
+	 * Indices (ascending) of the arenas whose bounding box lies within `r` tiles of (x, y) in
+	 * both directions: what "in sight" means for spatial memory. Looks only at the squares of
+	 * the map around the point, so its cost does not grow with the size of the town.
+	 */
+	arenasNear(x: number, y: number, r: number): number[] {
+		const cols = Math.ceil(this.world.width / NEAR_CELL);
+		const rows = Math.ceil(this.world.height / NEAR_CELL);
+		if (!this.nearCells) {
+			const cells: number[][] = Array.from({ length: cols * rows }, () => []);
+			this.arenas.forEach((e, ai) => {
+				for (let cy = Math.floor(e.minY / NEAR_CELL); cy <= Math.floor(e.maxY / NEAR_CELL); cy++) {
+					for (let cx = Math.floor(e.minX / NEAR_CELL); cx <= Math.floor(e.maxX / NEAR_CELL); cx++) cells[cy * cols + cx].push(ai);
+				}
+			});
+			this.nearCells = cells;
+		}
+		const x0 = Math.max(0, Math.floor((x - r) / NEAR_CELL));
+		const x1 = Math.min(cols - 1, Math.floor((x + r) / NEAR_CELL));
+		const y0 = Math.max(0, Math.floor((y - r) / NEAR_CELL));
+		const y1 = Math.min(rows - 1, Math.floor((y + r) / NEAR_CELL));
+		const found = new Set<number>();
+		for (let cy = y0; cy <= y1; cy++) for (let cx = x0; cx <= x1; cx++) for (const ai of this.nearCells[cy * cols + cx]) found.add(ai);
+		const out: number[] = [];
+		for (const ai of found) {
+			const e = this.arenas[ai];
+			const dx = x < e.minX ? e.minX - x : x > e.maxX ? x - e.maxX : 0;
+			const dy = y < e.minY ? e.minY - y : y > e.maxY ? y - e.maxY : 0;
+			if (dx <= r && dy <= r) out.push(ai);
+		}
+		return out.sort((a, b) => a - b);
 	}
 
 	xy(tile: number): [number, number] {

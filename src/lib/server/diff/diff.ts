@@ -41,7 +41,7 @@ import type { SimInput } from '../../engine/sim';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { TrackedFact } from '../../engine/types';
 import { ProblemList } from '../../world/problems';
-import { callKeyOrder, listSnapshotSteps, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
+import { callKeyOrder, listSnapshotSteps, readRunMeta, readSnapshot, runFile, type CallRecord, type RunMeta } from '../journal/journal';
 import { lineageSpans, runLineage, spanOfStep } from '../store/store';
 import { dataHome } from '../paths';
 import { readScenario } from '../world/manifest';
@@ -71,7 +71,7 @@ class RunFiles {
 		readonly id: string,
 		readonly dir: string
 	) {
-		this.meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunMeta;
+		this.meta = readRunMeta(dir);
 	}
 
 	get firstStep(): number {
@@ -79,11 +79,11 @@ class RunFiles {
 	}
 
 	get steps(): JournalText {
-		return (this.stepsText ??= JournalText.read(path.join(this.dir, 'steps.jsonl')));
+		return (this.stepsText ??= JournalText.read(runFile(this.dir, 'steps.jsonl')));
 	}
 
 	get calls(): JournalText {
-		return (this.callsText ??= JournalText.read(path.join(this.dir, 'calls.jsonl')));
+		return (this.callsText ??= JournalText.read(runFile(this.dir, 'calls.jsonl')));
 	}
 
 	/** Steps committed: the latest frame. */

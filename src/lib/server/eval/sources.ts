@@ -9,7 +9,7 @@ import type { MemoryRecord } from '../../engine/memory';
 import { Simulation, type AgentView } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
-import { committedSteps, type RunReader, type StepLine } from '../journal/journal';
+import { committedSteps, runFile, type RunReader, type StepLine } from '../journal/journal';
 import { MemoryStore } from '../memory/lance-store';
 import type { LiveModel } from '../run/models';
 import { loadState, runWorld } from '../run/runner';
@@ -137,7 +137,7 @@ export function scanJournal(lineage: LineageRun[], windows: [number, number][]):
 	const positions = new Map<number, AgentView[]>();
 	const inWindow = (state: number) => windows.some(([a, b]) => state >= a && state < b);
 	for (const { reader, from, to } of lineage) {
-		const file = path.join(reader.dir, 'steps.jsonl');
+		const file = runFile(reader.dir, 'steps.jsonl');
 		if (!existsSync(file)) continue;
 		const text = readFileSync(file, 'utf8');
 		let start = 0;

@@ -168,24 +168,27 @@ export function parseExperiment(raw: unknown, file: string, secondsPerStep?: (wo
 	};
 }
 
-/** Reads and checks a definition file; JSON errors name the line. */
-export function readExperimentFile(file: string, secondsPerStep?: (world: string | undefined) => number): ExperimentDef {
+/** Reads a definition file as JSON; errors name the file (and the line of broken JSON). */
+export function readExperimentJson(file: string): unknown {
 	let text: string;
 	try {
 		text = readFileSync(file, 'utf8');
 	} catch (e) {
 		throw new ExperimentDefError(file, [`cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`]);
 	}
-	let raw: unknown;
 	try {
-		raw = JSON.parse(text);
+		return JSON.parse(text);
 	} catch (e) {
 		const msg = (e as Error).message;
 		const at = /position (\d+)/.exec(msg);
 		const line = at ? text.slice(0, Number(at[1])).split('\n').length : undefined;
 		throw new ExperimentDefError(file, [`not valid JSON${line ? ` (line ${line})` : ''}: ${msg}`]);
 	}
-	return parseExperiment(raw, file, secondsPerStep);
+}
+
+/** Reads and checks a definition file. */
+export function readExperimentFile(file: string, secondsPerStep?: (world: string | undefined) => number): ExperimentDef {
+	return parseExperiment(readExperimentJson(file), file, secondsPerStep);
 }
 
 /**

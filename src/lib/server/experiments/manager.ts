@@ -4,16 +4,16 @@
 
 import { ApiError } from '../ide/errors';
 import { dataHome } from '../paths';
-import { experimentId, parseExperiment } from './definition';
-import { runExperiment } from './pool';
+import { experimentId } from './definition';
+import { resolveExperiment, runExperiment } from './pool';
 import { experimentReport, readProgress, ExperimentNotFound } from './store';
 import type { ExperimentProgress, ExperimentReport } from './types';
 
 const running = new Map<string, Promise<unknown>>();
 
-/** Starts (or continues) the experiment a definition describes; answers its id at once. */
-export function startExperiment(raw: unknown, home = dataHome()): { id: string } {
-	const def = parseExperiment(raw, 'definition');
+/** Starts (or continues) the experiment a definition describes; answers its id once it is checked. */
+export async function startExperiment(raw: unknown, home = dataHome()): Promise<{ id: string }> {
+	const def = await resolveExperiment(raw, 'definition', home);
 	const id = experimentId(def);
 	if (running.has(id) || readProgress(id, home)?.state === 'running') throw new ApiError(409, `experiment ${id} is already running`);
 	const p = runExperiment(def, { home })

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../paths';
+import { openRun, startRun } from '../run/runner';
 import { experimentId, parseExperiment } from './definition';
 import { runExperiment } from './pool';
 import { experimentDir, experimentReport, reportComparisonsCsv, reportRunsCsv, type JobLine } from './store';
@@ -70,6 +71,24 @@ describe('experiments', () => {
 		expect(overlap.ci[0]).toBeLessThanOrEqual(overlap.effect);
 		expect(overlap.pAdjusted).toBeLessThan(0.05);
 		expect(report.representative).toHaveLength(1);
+	});
+
+	it('forks every run from a base run and step', { timeout: 90_000 }, async () => {
+		const h = home();
+		const base = await startRun({ world: 'the-ville-3', steps: 30, seed: 4, home: h });
+		const def = parseExperiment(
+			{ name: 'forked', base: { run: base.run, step: 20 }, steps: 10, replicates: 1, metrics: ['conversations'], arms: [{ name: 'A' }, { name: 'B', set: ['retrieval.weights.relevance=3'] }] },
+			'forked.json'
+		);
+		const { report } = await runExperiment(def, { home: h, workers: 1 });
+		expect(report.experiment.base).toEqual({ run: base.run, step: 20 });
+		for (const a of report.arms) {
+			expect(a.runs).toHaveLength(1);
+			const meta = openRun(a.runs[0].run, h).meta;
+			expect(meta.parent).toEqual({ run: base.run, step: 20 });
+			expect(meta.target).toBe(30);
+		}
+		expect(openRun(report.arms[1].runs[0].run, h).meta.overrides).toEqual(['retrieval.weights.relevance=3']);
 	});
 
 	it('continues a killed experiment without redoing finished runs', { timeout: 120_000 }, async () => {

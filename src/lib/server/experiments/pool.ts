@@ -4,14 +4,15 @@
 // finished replicates are kept, started ones resumed from their last committed step.
 
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadWorld } from '../world/load';
 import { dataHome, projectRoot } from '../paths';
 import { PromptStore } from '../prompts/store';
 import { CallBroker } from './broker';
-import { defaultWorkers, experimentId, experimentJobs, readExperimentFile } from './definition';
-import { appendJobLine, experimentReport, jobStates, openExperiment, writeProgress } from './store';
+import { defaultWorkers, ExperimentDefError, experimentId, experimentJobs, parseExperiment, readExperimentJson } from './definition';
+import { openRun, runWorld } from '../run/runner';
+import { appendJobLine, experimentDir, experimentReport, jobStates, openExperiment, readProgress, writeProgress } from './store';
 import type { ToParent, ToWorker, WorkOrder } from './protocol';
 import type { ExperimentDef, ExperimentProgress, ExperimentReport, JobStatus } from './types';
 
@@ -50,26 +51,27 @@ function promptsFolder(value: string, home: string): string {
 	return new PromptStore({ home }).materialise(value);
 }
 
-/** Reads a definition file, turning game hours or minutes into the world's steps. */
-export async function loadExperimentFile(file: string): Promise<ExperimentDef> {
-	const worlds = new Map<string, number>();
-	const first = (() => {
+/**
+ * Checks a parsed definition; a span in game hours or minutes becomes steps of the world's (or
+ * the base run's) step length.
+ */
+export async function resolveExperiment(raw: unknown, file: string, home = dataHome()): Promise<ExperimentDef> {
+	let seconds: number | undefined;
+	const r = raw as { world?: unknown; base?: { run?: unknown }; hours?: unknown; minutes?: unknown } | null;
+	if (r && typeof r === 'object' && (r.hours !== undefined || r.minutes !== undefined)) {
 		try {
-			return readExperimentFile(file);
+			if (typeof r.world === 'string') seconds = (await loadWorld(r.world)).def.secondsPerStep;
+			else if (typeof r.base?.run === 'string') seconds = (await runWorld(openRun(r.base.run, home))).secondsPerStep;
 		} catch (e) {
-			if (!/game time needs/.test((e as Error).message)) throw e;
-			return null;
+			throw new ExperimentDefError(file, [`${r.hours !== undefined ? 'hours' : 'minutes'}: cannot read the step length: ${(e as Error).message}`]);
 		}
-	})();
-	if (first) return first;
-	// the span is game time: read the world's step length, then check again
-	const raw = JSON.parse(readFileSync(file, 'utf8')) as { world?: string };
-	if (raw.world) worlds.set(raw.world, (await loadWorld(raw.world)).def.secondsPerStep);
-	return readExperimentFile(file, (w) => {
-		const s = w ? worlds.get(w) : undefined;
-		if (!s) throw new Error('game time needs a world');
-		return s;
-	});
+	}
+	return parseExperiment(raw, file, seconds === undefined ? undefined : () => seconds);
+}
+
+/** Reads and checks a definition file (see `resolveExperiment`). */
+export async function loadExperimentFile(file: string, home = dataHome()): Promise<ExperimentDef> {
+	return resolveExperiment(readExperimentJson(file), file, home);
 }
 
 /** Starts (or continues) an experiment and waits for every replicate. */
@@ -77,6 +79,8 @@ export async function runExperiment(def: ExperimentDef, opts: RunExperimentOptio
 	const home = opts.home ?? dataHome();
 	const t0 = performance.now();
 	const id = experimentId(def);
+	const current = existsSync(experimentDir(id, home)) ? readProgress(id, home) : null;
+	if (current?.state === 'running' && current.pid !== process.pid) throw new Error(`experiment ${id} is already running (process ${current.pid})`);
 	openExperiment(id, def, opts.file ?? null, home);
 	const prompts = new Map<string, string | undefined>();
 	for (const arm of def.arms) prompts.set(arm.name, arm.prompts ? promptsFolder(arm.prompts, home) : undefined);
@@ -176,7 +180,8 @@ export async function runExperiment(def: ExperimentDef, opts: RunExperimentOptio
 					cwd: root,
 					execArgv: ['--import', 'tsx'],
 					env: { ...process.env, SIMULACRA_HOME: home },
-					stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+					// a worker's output goes to stderr: stdout carries the report (--json)
+					stdio: ['ignore', 2, 2, 'ipc']
 				});
 				children.push(child);
 				live++;

@@ -7,7 +7,7 @@
 // inputs can be queued for its next step) and records `paused` in run.json; it is closed when
 // it reaches its target, when it stays paused and idle, or when the process exits.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type {
 	AgentDetail,
@@ -30,7 +30,7 @@ import type {
 import { timeAtStep } from '../../engine/clock';
 import type { SimInput, Simulation } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
-import { updateRunMeta, type RunMeta } from '../journal/journal';
+import { readRunMeta, updateRunMeta, type RunMeta } from '../journal/journal';
 import { lineageSpans, liveStatus, liveWriter, RunLockedError, spanOfState, type LockInfo, type Span } from '../store/store';
 import { dataHome } from '../paths';
 import { PromptStore, PromptStoreError } from '../prompts/store';
@@ -209,7 +209,7 @@ export class RunManager {
 			if (!validRunId(id)) continue;
 			const runDirPath = path.join(dir, id);
 			try {
-				const meta = JSON.parse(readFileSync(path.join(runDirPath, 'run.json'), 'utf8')) as RunMeta;
+				const meta = readRunMeta(runDirPath);
 				out.push(this.listing(id, runDirPath, meta, this.data.get(id)?.committed() ?? committedSteps(runDirPath, meta)));
 			} catch {
 				// a folder without a readable run.json is not a run

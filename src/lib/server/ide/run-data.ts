@@ -4,9 +4,9 @@
 // (or, for a fork, its parent's frame at the fork step), frame N > firstStep from the commit
 // line of step N - 1, which records the agents as they were after it.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { RunReader, committedSteps, listSnapshotSteps, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
+import { RunReader, committedSteps, listSnapshotSteps, readRunMeta, readSnapshot, runFile, type CallRecord, type RunMeta } from '../journal/journal';
 import { agentViews, type AgentView, type SimInput, type Snapshot } from '../../engine/sim';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
@@ -109,14 +109,14 @@ export class RunData {
 		// the agents (most of a step line) are read back only when a frame is asked for;
 		// `agents` is the step line's last key of that name (conversations have their own)
 		this.steps = new JsonlIndex(
-			path.join(dir, 'steps.jsonl'),
+			runFile(dir, 'steps.jsonl'),
 			(head) => {
 				const l = JSON.parse(head) as StepSummary;
 				return { step: l.step, time: l.time, inputs: l.inputs, events: l.events, conversations: l.conversations };
 			},
 			{ stop: 'agents', last: true }
 		);
-		this.calls = new JsonlIndex(path.join(dir, 'calls.jsonl'), callHead, { stop: 'prompt' });
+		this.calls = new JsonlIndex(runFile(dir, 'calls.jsonl'), callHead, { stop: 'prompt' });
 		this.firstStep = meta.firstStep;
 		this.parent = meta.parent;
 	}
@@ -126,7 +126,7 @@ export class RunData {
 
 	/** run.json as it is now (status and target change while a run is live). */
 	get meta(): RunMeta {
-		return JSON.parse(readFileSync(path.join(this.dir, 'run.json'), 'utf8')) as RunMeta;
+		return readRunMeta(this.dir);
 	}
 
 	reader(): RunReader {

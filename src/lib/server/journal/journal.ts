@@ -119,6 +119,18 @@ export interface StepLine {
 	memories: number;
 }
 
+/** The files of a run folder, by name: every module finds them here. */
+export type RunFileName = 'run.json' | 'steps.jsonl' | 'calls.jsonl' | 'traces.jsonl';
+
+export function runFile(dir: string, name: RunFileName): string {
+	return path.join(dir, name);
+}
+
+/** A run's run.json as it is now. */
+export function readRunMeta(dir: string): RunMeta {
+	return JSON.parse(readFileSync(runFile(dir, 'run.json'), 'utf8')) as RunMeta;
+}
+
 /** Complete lines of a JSONL file (a torn last line, from a crash, is ignored). */
 export function readLines(file: string): string[] {
 	if (!existsSync(file)) return [];

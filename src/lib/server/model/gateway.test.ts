@@ -359,3 +359,41 @@ describe('sampling index', () => {
 		expect(() => gateway(new ScriptedProvider(() => '{}'), { samplingIndex: -2 })).toThrow(/sampling index/);
 	});
 });
+
+describe('ModelGateway.prefetch', () => {
+	it('asks ahead without recording; a step asking the same prompt under its own key gets that answer', async () => {
+		let release!: () => void;
+		const gate = new Promise<void>((r) => (release = r));
+		const p = new ScriptedProvider(async () => {
+			await gate;
+			return '{"choice": "kitchen"}';
+		});
+		const { g, calls } = gateway(p);
+		const early = g.prefetch({ ...choose, key: '40/nora/0' });
+		await new Promise((r) => setImmediate(r));
+		expect(g.activity()).toMatchObject({ inFlight: 1, inFlightAhead: 1, waitingFor: [], aheadStarted: 1 });
+		const needed = g.complete(choose);
+		await new Promise((r) => setImmediate(r));
+		// the step now waits for the call made ahead, which counts as needed now
+		expect(g.activity()).toMatchObject({ inFlight: 1, inFlightAhead: 0, waitingFor: [{ template: 'choose_arena', agent: 'nora', key: '12/nora/3' }] });
+		release();
+		expect(await needed).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		expect(await early).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		expect(p.chats).toHaveLength(1);
+		expect(calls.map((c) => [c.key, c.template, c.cacheHit, c.tokens.prompt])).toEqual([['12/nora/3', 'choose_arena', false, 100]]);
+		expect(g.activity()).toMatchObject({ aheadUsed: 1, waitingFor: [] });
+	});
+
+	it('another prompt is not served from a call made ahead; a provider failure ahead is asked again when needed', async () => {
+		let n = 0;
+		const p = new ScriptedProvider(() => (n++ === 0 ? new ProviderError('quota', 1) : '{"choice": "bedroom"}'));
+		const { g, calls } = gateway(p);
+		await g.prefetch(choose);
+		expect(await g.complete(choose)).toEqual({ value: { choice: 'bedroom' }, failsafe: false });
+		expect(p.chats).toHaveLength(2);
+		expect(calls).toHaveLength(1);
+		await g.prefetch({ ...choose, vars: { ...choose.vars, activity: 'cooking dinner' } });
+		await g.complete(choose);
+		expect(p.chats).toHaveLength(4);
+	});
+});

@@ -16,7 +16,7 @@ import { validateOutput } from '../../prompts/schema';
 import { failsafeFor, renderTemplate } from '../../prompts/template';
 import { AnswerCache, chatCacheKey, embedCacheKey, samplingIndex } from './cache';
 import { LOCAL_ENDPOINT, type ChatMessage, type ModelProvider, type ModelRoute, type TokenCounts } from './providers/types';
-import { Semaphore, type Priority, type Ticket } from './semaphore';
+import { Semaphore, type SlotOptions, type Ticket } from './semaphore';
 
 /** One model call as the journal and the trace views see it. */
 export interface RecordedCall {
@@ -291,7 +291,9 @@ export class ModelGateway implements ModelPort {
 		let entry = this.ahead.get(cacheKey);
 		if (!entry) {
 			const made: AheadCall = { outcome: Promise.resolve(null as unknown as CallOutcome) };
-			made.outcome = this.call(prepared, { priority: 'ahead', owner: req.agent ?? '', ticket: (tk) => (made.ticket = tk) });
+			// a key made ahead starts with the step that will need it: sooner steps go first
+			const rank = Number(req.key.split('/')[0]);
+			made.outcome = this.call(prepared, { priority: 'ahead', rank: Number.isFinite(rank) ? rank : 0, owner: req.agent ?? '', ticket: (tk) => (made.ticket = tk) });
 			const forget = () => {
 				if (this.ahead.get(cacheKey) === made) this.ahead.delete(cacheKey);
 			};
@@ -372,7 +374,7 @@ export class ModelGateway implements ModelPort {
 	}
 
 	/** Asks the provider (with repair rounds), caches a usable answer; never throws for the model's sake. */
-	private call({ t, req, messages, cacheKey }: Prepared, slot: { priority: Priority; owner: string; ticket?: (t: Ticket) => void }): Promise<CallOutcome> {
+	private call({ t, req, messages, cacheKey }: Prepared, slot: SlotOptions): Promise<CallOutcome> {
 		const jsonSchema = outputJsonSchema(t.output, req.vars, { strict: true });
 		return this.sem.run(async () => {
 			const tokens = { prompt: 0, completion: 0 };

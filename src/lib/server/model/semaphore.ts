@@ -1,15 +1,17 @@
 // A counting semaphore: bounds how many model requests are in flight at once.
 //
 // Waiters come in two classes: calls a step is waiting for (`now`, the default) and calls made
-// ahead of need (`ahead`). A free slot goes to a `now` waiter first; within a class, waiters
-// are served round-robin by owner (an agent), so one agent's burst of calls does not hold the
-// shared limit while the others wait. A waiter made ahead can be promoted when a step comes to
-// need it.
+// ahead of need (`ahead`), ranked by the step that will need them. A free slot goes to a `now`
+// waiter first, then to the soonest needed; among equals, to the owner (an agent) served
+// longest ago, so one agent's burst of calls does not hold the shared limit while the others
+// wait. A waiter made ahead is promoted when a step comes to need it.
 
 export type Priority = 'now' | 'ahead';
 
 export interface Ticket {
 	priority: Priority;
+	/** for `ahead`: the step that will need the call (sooner first) */
+	rank: number;
 	readonly owner: string;
 	/** set once the slot is granted */
 	granted: boolean;
@@ -19,13 +21,23 @@ export interface Ticket {
 
 interface Waiter extends Ticket {
 	resolve: () => void;
+	order: number;
+}
+
+export interface SlotOptions {
+	priority?: Priority;
+	rank?: number;
+	owner?: string;
+	ticket?: (t: Ticket) => void;
 }
 
 export class Semaphore {
 	private active = 0;
 	private activeAhead = 0;
-	/** per class: owner -> its waiters in order; the Map's order is the round-robin order */
-	private readonly queues: Record<Priority, Map<string, Waiter[]>> = { now: new Map(), ahead: new Map() };
+	private waiters: Waiter[] = [];
+	private orders = 0;
+	/** owner -> when it was last given a slot */
+	private readonly served = new Map<string, number>();
 
 	constructor(readonly limit: number) {
 		if (!Number.isInteger(limit) || limit < 1) throw new Error(`concurrency must be a positive integer (got ${limit})`);
@@ -43,26 +55,28 @@ export class Semaphore {
 
 	/** waiters per class */
 	get queued(): Record<Priority, number> {
-		const count = (m: Map<string, Waiter[]>) => [...m.values()].reduce((n, l) => n + l.length, 0);
-		return { now: count(this.queues.now), ahead: count(this.queues.ahead) };
+		const now = this.waiters.filter((w) => w.priority === 'now').length;
+		return { now, ahead: this.waiters.length - now };
 	}
 
 	/** Waits for a slot; the ticket says which class the holder counts in. */
-	async acquire(opts: { priority?: Priority; owner?: string; ticket?: (t: Ticket) => void } = {}): Promise<Ticket> {
+	async acquire(opts: SlotOptions = {}): Promise<Ticket> {
 		const priority = opts.priority ?? 'now';
 		const owner = opts.owner ?? '';
+		const rank = opts.rank ?? 0;
 		if (this.active < this.limit) {
 			this.active++;
 			if (priority === 'ahead') this.activeAhead++;
-			const t: Ticket = { priority, owner, granted: true };
+			this.served.set(owner, this.orders++);
+			const t: Ticket = { priority, rank, owner, granted: true };
 			opts.ticket?.(t);
 			return t;
 		}
 		let waiter!: Waiter;
 		const granted = new Promise<void>((resolve) => {
-			waiter = { priority, owner, granted: false, resolve };
+			waiter = { priority, rank, owner, granted: false, resolve, order: this.orders++ };
 		});
-		this.enqueue(waiter);
+		this.waiters.push(waiter);
 		opts.ticket?.(waiter);
 		await granted;
 		return waiter;
@@ -76,20 +90,13 @@ export class Semaphore {
 			this.activeAhead--;
 			return;
 		}
-		const w = ticket as Waiter;
-		const list = this.queues.ahead.get(w.owner);
-		const i = list?.indexOf(w) ?? -1;
-		if (!list || i < 0) return;
-		list.splice(i, 1);
-		if (list.length === 0) this.queues.ahead.delete(w.owner);
-		w.priority = 'now';
-		this.enqueue(w);
+		ticket.priority = 'now';
 	}
 
 	release(ticket?: Ticket): void {
 		if (ticket) ticket.released = true;
 		if (ticket?.priority === 'ahead') this.activeAhead--;
-		const next = this.dequeue('now') ?? this.dequeue('ahead');
+		const next = this.dequeue();
 		// The slot passes straight to the next waiter, so `active` stays the same.
 		if (next) {
 			next.granted = true;
@@ -98,7 +105,7 @@ export class Semaphore {
 		} else this.active--;
 	}
 
-	async run<T>(task: () => Promise<T>, opts: { priority?: Priority; owner?: string; ticket?: (t: Ticket) => void } = {}): Promise<T> {
+	async run<T>(task: () => Promise<T>, opts: SlotOptions = {}): Promise<T> {
 		const ticket = await this.acquire(opts);
 		try {
 			return await task();
@@ -107,22 +114,26 @@ export class Semaphore {
 		}
 	}
 
-	private enqueue(w: Waiter): void {
-		const q = this.queues[w.priority];
-		const list = q.get(w.owner);
-		if (list) list.push(w);
-		else q.set(w.owner, [w]);
-	}
-
-	/** The first waiter of the owner whose turn it is; that owner goes to the back of the round. */
-	private dequeue(priority: Priority): Waiter | undefined {
-		const q = this.queues[priority];
-		for (const [owner, list] of q) {
-			const w = list.shift();
-			q.delete(owner);
-			if (list.length > 0) q.set(owner, list);
-			if (w) return w;
+	/** The waiter to serve next: `now` first, then the soonest needed, then the owner served longest ago. */
+	private dequeue(): Waiter | undefined {
+		let best = -1;
+		const key = (w: Waiter): [number, number, number, number] => [w.priority === 'now' ? 0 : 1, w.priority === 'now' ? 0 : w.rank, this.served.get(w.owner) ?? -1, w.order];
+		let bestKey: [number, number, number, number] | null = null;
+		for (let i = 0; i < this.waiters.length; i++) {
+			const k = key(this.waiters[i]);
+			if (!bestKey || less(k, bestKey)) {
+				best = i;
+				bestKey = k;
+			}
 		}
-		return undefined;
+		if (best < 0) return undefined;
+		const [w] = this.waiters.splice(best, 1);
+		this.served.set(w.owner, this.orders++);
+		return w;
 	}
+}
+
+function less(a: number[], b: number[]): boolean {
+	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
+	return false;
 }

@@ -3,7 +3,7 @@
 // versions are being restored records the version of exactly the prompts it keeps.
 
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -153,6 +153,10 @@ describe('the prompt store lock', () => {
 		writeFileSync(path.join(dir, '.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, since: '2020-01-01T00:00:00.000Z' }));
 		expect(withPromptLock(dir, () => 'taken over')).toBe('taken over');
 		expect(existsSync(path.join(dir, '.lock'))).toBe(false);
+		// a holder that died between creating the file and naming itself in it
+		writeFileSync(path.join(dir, '.lock'), '');
+		utimesSync(path.join(dir, '.lock'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+		expect(withPromptLock(dir, () => 'taken over again')).toBe('taken over again');
 		// a living holder (this test's parent process)
 		writeFileSync(path.join(dir, '.lock'), JSON.stringify({ pid: process.ppid, since: '2020-01-01T00:00:00.000Z' }));
 		expect(() => withPromptLock(dir, () => 'never', 50)).toThrow(`being changed by process ${process.ppid} (since 2020-01-01T00:00:00.000Z)`);

@@ -20,7 +20,7 @@
 // none is lost. Readers never take it. A lock whose holder died is taken over. Operations are
 // synchronous: in one process they never interleave.
 
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -110,6 +110,15 @@ function lockHolder(file: string): { pid: number; since: string } | null {
 	}
 }
 
+/** How long ago (ms) a lock file was last written (0 when it is gone). */
+function unnamedFor(file: string): number {
+	try {
+		return Date.now() - statSync(file).mtimeMs;
+	} catch {
+		return 0;
+	}
+}
+
 /**
  * Runs `fn` holding the exclusive lock of a prompt-versions folder (re-entrant within a
  * process). Waits for another holder; a holder that died is replaced.
@@ -144,14 +153,15 @@ export function withPromptLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_M
 			break;
 		}
 		const holder = lockHolder(file);
-		if (holder && !processAlive(holder.pid)) {
+		// a holder that died, or one that died between creating the file and naming itself in it
+		if (holder ? !processAlive(holder.pid) : unnamedFor(file) > 10_000) {
 			// the holder died: move its lock aside (one process wins the rename) and check it is
 			// still the dead one's before removing it
 			const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
 			try {
 				renameSync(file, aside);
 				const moved = lockHolder(aside);
-				if (moved && moved.pid !== holder.pid && !existsSync(file)) renameSync(aside, file);
+				if (moved && moved.pid !== holder?.pid && !existsSync(file)) renameSync(aside, file);
 				else rmSync(aside, { force: true });
 			} catch {
 				// someone else moved it first
@@ -611,12 +621,12 @@ export class PromptStore {
 
 	/** Writes a version's sources into the working copy; answers the working copy. */
 	restore(ref: string): PromptWorkingCopy {
-		return this.locked(() => {
+		this.locked(() => {
 			const version = this.resolve(ref);
 			this.writeWorking(this.sourcesOf(version));
 			this.setHead(version);
-			return this.working();
 		});
+		return this.working();
 	}
 
 	/**

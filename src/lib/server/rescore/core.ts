@@ -145,6 +145,10 @@ export function rescore(input: RescoreInput): RescoreResult {
 			const indexOf = (p: number) => candidates[p];
 			const recorded = t.selected;
 			const recordedSet = new Set(recorded);
+			// the recorded selection as memory indices, and a mark per memory (1 = recorded)
+			const recordedIdx = recorded.map(memoryIndex);
+			const mark = new Uint8Array(t.streamSize);
+			for (const i of recordedIdx) if (i >= 0 && i < mark.length) mark[i] = 1;
 			const query = input.query(t);
 			const lastOf = (i: number) => last[i];
 			const score = new Float64Array(candidates.length);
@@ -169,16 +173,17 @@ export function rescore(input: RescoreInput): RescoreResult {
 					// the engine's weighted sum, term for term
 					for (let c = 0; c < score.length; c++) score[c] = wr * rn[c] + wi * mn[c] + wv * vn[c];
 					const picked = selectTop(score, t.k, indexOf);
-					const ids = picked.map((p) => stream.records[candidates[p]].id);
-					let same = ids.length === recorded.length;
+					let same = picked.length === recordedIdx.length;
 					let inOrder = same;
-					for (let r = 0; r < ids.length && same; r++) {
-						if (!recordedSet.has(ids[r])) same = false;
-						else if (ids[r] !== recorded[r]) inOrder = false;
+					for (let r = 0; r < picked.length && same; r++) {
+						const i = candidates[picked[r]];
+						if (mark[i] !== 1) same = false;
+						else if (i !== recordedIdx[r]) inOrder = false;
 					}
 					const changed = !same;
 					if (changed) {
 						cell.changed++;
+						const ids = picked.map((p) => stream.records[candidates[p]].id);
 						const now = new Set(ids);
 						for (const id of ids) if (!recordedSet.has(id)) cell.entered.set(id, (cell.entered.get(id) ?? 0) + 1);
 						for (const id of recorded) if (!now.has(id)) cell.left.set(id, (cell.left.get(id) ?? 0) + 1);

@@ -34,7 +34,8 @@ export class RunLockedError extends Error {
 		readonly run: string,
 		readonly holder: LockInfo
 	) {
-		super(`run ${run} is being written by ${describeHolder(holder)}; a run has one writer at a time: wait for it to finish or stop it`);
+		const elsewhere = holder.host !== hostname() ? ` (if that process is gone, delete the run's ${LOCK_FILE})` : '';
+		super(`run ${run} is being written by ${describeHolder(holder)}; a run has one writer at a time: wait for it to finish or stop it${elsewhere}`);
 		this.name = 'RunLockedError';
 	}
 }

@@ -81,6 +81,10 @@ describe('runs rm', () => {
 		expect(listRuns(home).map((r) => r.id)).not.toContain(fork.run);
 		removeRun(a.run, home);
 		expect(() => removeRun(a.run, home)).toThrow(/no run/);
+		// a folder left by a process killed before it wrote run.json
+		mkdirSync(path.join(home, 'runs', 'bare-run', 'snapshots'), { recursive: true });
+		expect(removeRun('bare-run', home).run).toBe('bare-run');
+		expect(existsSync(path.join(home, 'runs', 'bare-run'))).toBe(false);
 	}, 120_000);
 });
 

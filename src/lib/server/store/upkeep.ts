@@ -9,7 +9,7 @@ import { RunReader, listSnapshotSteps, readLines, readSnapshotFile } from '../jo
 import { MemoryStore } from '../memory/lance-store';
 import { dataHome } from '../paths';
 import { RunLockedError, WriteLock, liveWriter } from './lock';
-import { childrenOf, liveStatus, openRun, runsDir, type ShownStatus } from './store';
+import { childrenOf, liveStatus, openRun, runsDir, validRunId, type ShownStatus } from './store';
 
 export interface CheckProblem {
 	/** the file (relative to the run folder) or part of the run */
@@ -188,6 +188,15 @@ function folderBytes(dir: string): number {
  * leaves no half-run behind.
  */
 export function removeRun(id: string, home = dataHome()): { run: string; bytes: number } {
+	const bare = path.join(runsDir(home), id);
+	if (validRunId(id) && !existsSync(path.join(bare, 'run.json')) && existsSync(bare) && statSync(bare).isDirectory()) {
+		// a folder made for a run whose process was killed before it wrote run.json
+		const maker = liveWriter(bare);
+		if (maker) throw new RunLockedError(id, maker);
+		const bytes = folderBytes(bare);
+		rmSync(bare, { recursive: true, force: true });
+		return { run: id, bytes };
+	}
 	const reader: RunReader = openRun(id, home);
 	const writer = liveWriter(reader.dir);
 	if (writer) throw new RunLockedError(id, writer);

@@ -33,6 +33,7 @@ import { interviewSetFile, runInterviews } from '../lib/server/eval/interviews';
 import { formatEvalReport, formatHumanAnswers, formatInterviewSet } from '../lib/server/eval/format';
 import { parseHumanAnswersFile } from '../lib/server/eval/evaluation-file';
 import { humanAnswersFile, saveHumanAnswers } from '../lib/server/eval/human';
+import type { GatewayActivity } from '../lib/server/model/gateway';
 
 const HELP = `Simulacra Studio command line
 
@@ -112,10 +113,10 @@ function print(out: Out, value: unknown, text: () => string): void {
 function progressBar(enabled: boolean): RunOptions['onProgress'] {
 	if (!enabled) return undefined;
 	let last = '';
-	return (done, total, usage) => {
+	return (done, total, usage, activity) => {
 		const pct = Math.floor((done / Math.max(1, total)) * 100);
 		const meter = usage ? ` · ${formatUsage(usage)}` : '';
-		const line = `${pct}% ${done}/${total} steps${meter}`;
+		const line = `${pct}% ${done}/${total} steps${meter}${activity ? ` · ${formatActivity(activity)}` : ''}`;
 		if (line === last && done !== total) return;
 		last = line;
 		const width = 30;
@@ -123,6 +124,15 @@ function progressBar(enabled: boolean): RunOptions['onProgress'] {
 		process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${line}\x1b[K`);
 		if (done === total) process.stderr.write('\n');
 	};
+}
+
+/** Calls in flight (of them ahead of need) and what the step waits for, e.g. "12 calls in flight (5 ahead) · waiting for dialogue_turn of isabella-rodriguez". */
+function formatActivity(a: GatewayActivity): string {
+	const flight = `${a.inFlight} call${a.inFlight === 1 ? '' : 's'} in flight${a.inFlightAhead ? ` (${a.inFlightAhead} ahead)` : ''}`;
+	if (a.waitingFor.length === 0) return flight;
+	const first = a.waitingFor[0];
+	const more = a.waitingFor.length > 1 ? ` and ${a.waitingFor.length - 1} more` : '';
+	return `${flight} · waiting for ${first.template}${first.agent ? ` of ${first.agent}` : ''}${more}`;
 }
 
 function budgetFrom(values: { 'budget-tokens'?: string; 'budget-usd'?: string }): Budget | null | undefined {

@@ -6,6 +6,7 @@ import { hash32 } from './rng';
 import { Simulation } from './sim';
 import type { Ablation } from './state';
 import { createTestWorld, scriptedModel, tinyEmbed, type Script } from './testing';
+import { dueAhead, dueBatch } from './context';
 
 const NONE: Ablation = { reflection: false, planning: false, observation: false };
 const ALL = (CONDITIONS.find((c) => c.id === 'no-observation-reflection-planning') as (typeof CONDITIONS)[number]).ablation;
@@ -155,5 +156,25 @@ describe('memory provenance', () => {
 		expect(ids).not.toContain(heard.id);
 		const open = await sim.interview('ana-alder', 'an interviewer', 'the cafe party', model, { condition: NONE });
 		expect(open.memories.map((m) => m.id)).toEqual(expect.arrayContaining([onlyHidden.id, second.id, heard.id]));
+	});
+});
+
+describe('importance ratings due at a step', () => {
+	const min = 60_000;
+	const waiting = (...createdMinutes: number[]) => createdMinutes.map((m) => ({ created: m * min }));
+
+	it('rate nothing until the oldest has waited five minutes, then those waiting two minutes or more', () => {
+		expect(dueBatch(waiting(0, 1, 4), 4 * min)).toBe(0);
+		expect(dueBatch(waiting(0, 1, 4), 5 * min)).toBe(2);
+		expect(dueBatch(waiting(0, 3, 4), 5 * min)).toBe(2);
+		expect(dueBatch(waiting(...Array.from({ length: 16 }, () => 9)), 9 * min)).toBe(16);
+		expect(dueBatch([], 9 * min)).toBe(0);
+	});
+
+	it('are known ahead once every memory they cover was waiting before now', () => {
+		// due at 5:00, covering the memories of 0:00 and 1:00: known from 1:00 on (after it)
+		expect(dueAhead(waiting(0, 1, 4), 5 * min, 1 * min)).toBe(0);
+		expect(dueAhead(waiting(0, 1, 4), 5 * min, 2 * min)).toBe(2);
+		expect(dueAhead(waiting(0, 1), 3 * min, 2 * min)).toBe(0);
 	});
 });

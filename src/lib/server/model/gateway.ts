@@ -248,7 +248,7 @@ export class ModelGateway implements ModelPort {
 	async complete<T = unknown>(req: ModelRequest): Promise<ModelAnswer<T>> {
 		if (this.replay) return this.fromReplay<T>(req);
 		const prepared = this.prepare(req);
-		const { t, cacheKey, base } = prepared;
+		const { cacheKey, base } = prepared;
 		const started = this.now();
 
 		// A call made ahead of need with the same prompt: its answer is this call's answer.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadState, openRun, resumeRun, startRun, stateHash, type RunOptions } from './runner';
+import { loadState, openRun, resumeRun, startRun, type RunOptions } from './runner';
 
 const home = mkdtempSync(path.join(tmpdir(), 'lookahead-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -45,7 +45,7 @@ describe('the town does not wait on one conversation, and the outcome does not d
 			[0, 48],
 			[6, 54]
 		]);
-		const [x, y] = sim.state.talks?.[0].agents ?? [];
+		const [x, y] = sim.state.talks?.[0].agents ?? ['', ''];
 		expect(sim.agent(x).action.chatWith).toBe(y);
 	}, 120_000);
 

@@ -20,6 +20,7 @@ import type { Budget, ModelChange, PauseInfo, Price, UsageRow } from '../../api-
 import { budgetReached, type UsageCounter } from './cost';
 import { checkModelChange } from './identity';
 import { createModel, type LiveModel, type ModelChoice } from './models';
+import type { GatewayActivity } from '../model/gateway';
 import { journalUsage } from './usage';
 import { stagePromptSet } from '../prompts/store';
 
@@ -37,7 +38,7 @@ export interface RunOptions {
 	snapshotEvery?: number;
 	home?: string;
 	/** after each step: steps done of those asked, and the run's tokens and dollars so far */
-	onProgress?: (done: number, total: number, usage?: UsageRow) => void;
+	onProgress?: (done: number, total: number, usage?: UsageRow, activity?: GatewayActivity) => void;
 	/** stop after this many steps of this call even if more were asked (tests of resume) */
 	signal?: AbortSignal;
 	/** pause between steps once the run's own calls reach this many tokens or dollars */
@@ -488,9 +489,17 @@ export class LiveRun {
 	/** Steps to the target (or until aborted), reporting progress; a pause throws RunPausedError. */
 	async runToTarget(onProgress?: RunOptions['onProgress'], signal?: AbortSignal): Promise<void> {
 		const total = this.meta.target - this.step;
-		while (!this.done && !signal?.aborted) {
-			await this.advance();
-			onProgress?.(total - (this.meta.target - this.step), total, this.usage.total);
+		const done = () => total - (this.meta.target - this.step);
+		// while a step waits for the model: calls in flight and what the step waits for
+		const tick = onProgress ? setInterval(() => onProgress(done(), total, this.usage.total, this.model.activity()), 250) : null;
+		tick?.unref();
+		try {
+			while (!this.done && !signal?.aborted) {
+				await this.advance();
+				onProgress?.(done(), total, this.usage.total, this.model.activity());
+			}
+		} finally {
+			if (tick) clearInterval(tick);
 		}
 	}
 

@@ -76,8 +76,12 @@ describe('Simulation', () => {
 		expect(sim.validateInput({ type: 'set-object', address: 'toString', state: 'on fire' })).toMatch(/unknown object/);
 		await sim.step([{ type: 'set-object', address: 'House:bedroom:desk', state: 'on fire' }, { type: 'whisper', agent: 'ana-alder', text: 'visit the street' }], model);
 		await sim.step([], model);
+		// the observation waits for its rating (five game minutes, or the end of a conversation);
+		// the thought is stored at once
 		const ana = sim.stream('ana-alder').records.map((m) => m.description);
-		expect(ana.some((d) => d === 'desk is on fire')).toBe(true);
+		expect(sim.agent('ana-alder').pending.some((m) => m.description === 'desk is on fire')).toBe(true);
+		for (let i = 0; i < 10; i++) await sim.step([], model);
+		expect(sim.stream('ana-alder').records.some((m) => m.description === 'desk is on fire')).toBe(true);
 		expect(ana.some((d) => d === 'I should visit the street')).toBe(true);
 		await expect(sim.step([{ type: 'whisper', agent: 'nobody', text: 'x' }], model)).rejects.toThrow(/unknown agent/);
 	});

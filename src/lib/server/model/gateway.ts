@@ -309,6 +309,19 @@ export class ModelGateway implements ModelPort {
 		return entry.outcome.then((o) => ({ value: o.call.value as T, failsafe: o.call.failsafe }));
 	}
 
+	/**
+	 * Embeddings for work done ahead of need: an in-process embedder is asked; a remote one only
+	 * through the cache (work ahead never sends embedding requests: they cost, and a failing
+	 * endpoint must fail the step that needs it). Throws when a vector is not at hand.
+	 */
+	async embedAhead(texts: string[]): Promise<Float32Array[]> {
+		if (!this.provider.endpoint && !this.provider.embedEndpoint) return this.embed(texts);
+		const p = this.provider;
+		const out = texts.map((text) => this.cache?.getEmbedding(embedCacheKey({ provider: p.name, endpoint: this.embedEndpoint, model: p.embedModel, text })));
+		if (out.some((v) => !v || v.length !== this.learned)) throw new Error('an embedding is not cached');
+		return out as Float32Array[];
+	}
+
 	/** What the gateway is doing: calls in flight (and how many of them ahead of need), queued, and what the step waits for. */
 	activity(): GatewayActivity {
 		const queued = this.sem.queued;

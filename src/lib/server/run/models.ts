@@ -123,7 +123,7 @@ export async function createModel(
 				return gateway.dimensions;
 			},
 			complete: <T>(req: ModelRequest) => gateway.prefetch<T>(req),
-			embed: (texts: string[]) => gateway.embed(texts)
+			embed: (texts: string[]) => gateway.embedAhead(texts)
 		},
 		activity: () => gateway.activity(),
 		drainCalls(): CallRecord[] {

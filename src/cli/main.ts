@@ -16,7 +16,7 @@ import { listRuns, loadState, openRun, resumeRun, startRun, stateHash, type RunO
 import { checkBudget, formatBudget, formatUsage, formatUsd } from '../lib/server/run/cost';
 import { estimateRun } from '../lib/server/run/estimate';
 import { checkRun, removeRun, type RunCheck } from '../lib/server/store/upkeep';
-import type { Budget, RunEstimate, UsageRow } from '../lib/api-types';
+import type { Budget, RunEstimate, UsageRow } from '../lib/api/types';
 import { findAgent, listRetrievals, retrievalTable } from '../lib/server/run/traces';
 import { parseGrid, weightsLabel } from '../lib/server/rescore/grid';
 import { rescoreRun } from '../lib/server/rescore/run';
@@ -24,7 +24,7 @@ import { checkWorld, formatWorldTree, worldTreeJson } from '../lib/server/world/
 import { importMap } from '../lib/server/world/import';
 import { loadWorld } from '../lib/server/world/load';
 import { WorldError, formatProblem } from '../lib/world/problems';
-import type { PromptVersionInfo } from '../lib/api-prompts';
+import type { PromptVersionInfo } from '../lib/api/prompts';
 import { parseRankings } from '../lib/eval/rankings';
 import { analyseRankings, formatEvaluationStats } from '../lib/eval/stats';
 import { parseJson } from '../lib/world/json';

@@ -128,7 +128,7 @@ export class Simulation {
 	/** Rebuilds a simulation from a snapshot and the run's memory log (records in any order). */
 	static restore(world: WorldDef, snap: Snapshot, memories: Iterable<MemoryRecord>, dimensions: number): Simulation {
 		if (snap.schema !== STATE_SCHEMA || snap.state.schema !== STATE_SCHEMA) {
-			throw new Error(`snapshot schema ${snap.schema} is not supported (expected ${STATE_SCHEMA})`);
+			throw new Error(`snapshot schema ${snap.schema} is not supported (expected ${STATE_SCHEMA}): the run was recorded by an earlier version of the engine and cannot be replayed by this one; start a new run`);
 		}
 		const sim = new Simulation(world, structuredClone(snap.state), dimensions);
 		// Settings added since a snapshot was written take their defaults.

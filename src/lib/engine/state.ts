@@ -5,7 +5,8 @@
 import type { MemoryKind, MemorySource } from './memory';
 import type { RetrievalSettings, RetrievalWeights, Settings } from './types';
 
-export const STATE_SCHEMA = 1;
+// 2: conversations in the state (`talks`), per-object reaction judgements, sleep flags, memory sources.
+export const STATE_SCHEMA = 2;
 
 export interface Ablation {
 	reflection: boolean;

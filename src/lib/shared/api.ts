@@ -1,4 +1,4 @@
-// The browser's side of the IDE's HTTP API (shapes in $lib/api-types), and the one way every
+// The browser's side of the IDE's HTTP API (shapes in $lib/api/types), and the one way every
 // client of the API (prompts, evaluation, diff) calls it: `request`. Every call throws an
 // ApiError carrying the server's own message, so screens can show it as it is.
 
@@ -25,7 +25,7 @@ import type {
 	WorldChecks,
 	WorldListing,
 	WorldSettingsDoc
-} from '$lib/api-types';
+} from '$lib/api/types';
 import type { RetrievalTable, TraceSummary } from '$lib/server/run/traces';
 import type { MapDoc } from '$lib/world/doc';
 import type { WorldProblem } from '$lib/world/problems';

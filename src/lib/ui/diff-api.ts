@@ -1,7 +1,7 @@
-// The browser's side of GET /api/diff: the behaviour diff of two runs (shape in $lib/api-diff).
+// The browser's side of GET /api/diff: the behaviour diff of two runs (shape in $lib/api/diff).
 // Errors throw the API's ApiError with the server's own message.
 
-import type { RunDiff } from '$lib/api-diff';
+import type { RunDiff } from '$lib/api/diff';
 import { defaultFetch, request, type Fetch } from '$lib/shared/api';
 
 /** The diff of runs `a` and `b` (the server keeps it while neither run changes). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '$lib/api-types';
+import type { Frame } from '$lib/api/types';
 import type { ConversationRecord } from '$lib/engine/state';
 import { FrameStore, mapAgents, speechAt } from './frames';
 

@@ -2,7 +2,7 @@
 // draws from memory. Chunks are aligned to multiples of `chunk`; the oldest-used chunks are
 // dropped past `maxChunks`. Frames pushed live (server-sent events) join their chunk.
 
-import type { Frame } from '$lib/api-types';
+import type { Frame } from '$lib/api/types';
 import type { ConversationRecord } from '$lib/engine/state';
 import { firstNameOf, type MapAgent } from './map-host';
 

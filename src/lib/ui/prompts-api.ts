@@ -1,4 +1,4 @@
-// The browser's side of the prompt workbench's HTTP API (shapes in $lib/api-prompts). Every
+// The browser's side of the prompt workbench's HTTP API (shapes in $lib/api/prompts). Every
 // call throws a PromptsApiError carrying the server's message and, for a refused prompt set,
 // its issues (template, line, message) so the editor can mark them.
 
@@ -13,7 +13,7 @@ import type {
 	TemplateHistoryEntry,
 	TryRequest,
 	TryResult
-} from '$lib/api-prompts';
+} from '$lib/api/prompts';
 import { ApiError, defaultFetch, jsonInit, request, type ErrorFactory, type Fetch } from '$lib/shared/api';
 
 export class PromptsApiError extends ApiError {

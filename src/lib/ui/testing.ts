@@ -1,7 +1,7 @@
 // A run as the runs API describes it, for the tests of the screens' state: two agents (Ann and
 // Bob) on the offline model, ten game seconds a step from 07:00 on 13 February 2023.
 
-import type { RunInfo } from '$lib/api-types';
+import type { RunInfo } from '$lib/api/types';
 
 /** The game time of step 0. */
 export const TEST_START = Date.UTC(2023, 1, 13, 7, 0, 0);

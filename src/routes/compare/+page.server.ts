@@ -5,8 +5,8 @@
 import { error } from '@sveltejs/kit';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunDiff } from '$lib/api-diff';
-import type { RunInfo } from '$lib/api-types';
+import type { RunDiff } from '$lib/api/diff';
+import type { RunInfo } from '$lib/api/types';
 import { listWorlds, resolveInside, worldsDir } from '$lib/server/files';
 import { assetWorld, checkRunId, pageAnswer, runWorldProblems } from '$lib/server/ide/run-pages';
 import { dataHome } from '$lib/server/paths';

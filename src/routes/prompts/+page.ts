@@ -1,4 +1,4 @@
-import type { PromptsOverview } from '$lib/api-prompts';
+import type { PromptsOverview } from '$lib/api/prompts';
 import { createPromptsApi } from '$lib/ui/prompts-api';
 import type { PageLoad } from './$types';
 

@@ -1,4 +1,4 @@
-import type { RunListing } from '$lib/api-types';
+import type { RunListing } from '$lib/api/types';
 import { ApiError, createApi } from '$lib/shared/api';
 import type { PageLoad } from './$types';
 

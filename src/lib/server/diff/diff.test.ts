@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunDiff } from '../../api-diff';
+import type { RunDiff } from '../../api/diff';
 import { LiveRun, openRun, startRun } from '../run/runner';
 import { computeDiff } from './diff';
 import { formatDiff } from './format';

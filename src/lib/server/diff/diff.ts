@@ -36,7 +36,7 @@ import type {
 	RunDiff,
 	Segment,
 	SideSummary
-} from '../../api-diff';
+} from '../../api/diff';
 import type { SimInput } from '../../engine/sim';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { TrackedFact } from '../../engine/types';

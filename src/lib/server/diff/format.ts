@@ -1,6 +1,6 @@
 // The behaviour diff as text, for the command line (`diff A B`; `--json` prints the RunDiff).
 
-import type { RunChange, RunDiff } from '../../api-diff';
+import type { RunChange, RunDiff } from '../../api/diff';
 
 const clip = (s: string, n = 90) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 

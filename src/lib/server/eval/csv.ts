@@ -2,7 +2,7 @@
 // observation, RFC 4180 quoting (a field with a comma, quote, line break or edge space is quoted,
 // quotes doubled), CRLF line ends, a header row.
 
-import type { EvalCsvTable, EvalReport, InterviewSet } from '../../api-eval';
+import type { EvalCsvTable, EvalReport, InterviewSet } from '../../api/eval';
 
 type Cell = string | number | boolean | null | undefined;
 

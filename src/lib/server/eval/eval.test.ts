@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvalReport, InterviewSet, InterviewSetListing } from '../../api-eval';
+import type { EvalReport, InterviewSet, InterviewSetListing } from '../../api/eval';
 import type { MemoryRecord } from '../../engine/memory';
 import type { StepLine } from '../journal/journal';
 import { mentionsAll, mentionsAny, personKeywords, mentions } from '../../eval/classify';

@@ -19,7 +19,7 @@ import {
 	type InterviewQuestion,
 	type QuestionCategory
 } from '../../eval/questions';
-import type { HumanAnswerInput } from '../../api-eval';
+import type { HumanAnswerInput } from '../../api/eval';
 import { ProblemList, WorldError } from '../../world/problems';
 import { FieldChecker, parseJsonFile, readJsonFile, showPath } from '../world/manifest';
 

@@ -1,6 +1,6 @@
 // Plain-text views of an evaluation report and an interview set, for the command line.
 
-import type { EvalReport, HumanAnswerSet, InterviewSet } from '../../api-eval';
+import type { EvalReport, HumanAnswerSet, InterviewSet } from '../../api/eval';
 
 const pct = (x: number) => `${(x * 100).toFixed(x === 0 || x === 1 ? 0 : 1)}%`;
 

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HumanAnswerSet, InterviewSet, InterviewSetListing } from '../../api-eval';
+import type { HumanAnswerSet, InterviewSet, InterviewSetListing } from '../../api/eval';
 import { parseRankings } from '../../eval/rankings';
 import { analyseRankings } from '../../eval/stats';
 import { ANSWER_CONDITIONS, CONDITION_IDS, HUMAN_CONDITION } from '../../eval/questions';

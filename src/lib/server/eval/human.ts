@@ -6,7 +6,7 @@
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { HumanAnswerInput, HumanAnswerRecord, HumanAnswerSet, HumanAnswersRequest, InterviewSet } from '../../api-eval';
+import type { HumanAnswerInput, HumanAnswerRecord, HumanAnswerSet, HumanAnswersRequest, InterviewSet } from '../../api/eval';
 import { HUMAN_ANSWER_MAX, HUMAN_CONDITION } from '../../eval/questions';
 import { ApiError, badRequest } from '../ide/errors';
 import { isObject } from '../ide/validate';

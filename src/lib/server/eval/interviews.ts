@@ -4,7 +4,7 @@
 
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { InterviewAnswerRecord, InterviewSet, InterviewSetListing, MemoryRef } from '../../api-eval';
+import type { InterviewAnswerRecord, InterviewSet, InterviewSetListing, MemoryRef } from '../../api/eval';
 import { formatIso } from '../../engine/clock';
 import type { MemoryRecord } from '../../engine/memory';
 import type { Simulation } from '../../engine/sim';

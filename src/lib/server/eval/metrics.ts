@@ -22,7 +22,7 @@ import type {
 	MemoryRef,
 	NetworkReport,
 	RelationshipAnswer
-} from '../../api-eval';
+} from '../../api/eval';
 import { MINUTE, formatIso, timeAtStep } from '../../engine/clock';
 import type { MemoryRecord } from '../../engine/memory';
 import type { AgentView, Simulation } from '../../engine/sim';

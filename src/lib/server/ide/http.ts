@@ -2,7 +2,7 @@
 // with a status, never a stack trace), request bodies and server-sent events.
 
 import { json } from '@sveltejs/kit';
-import type { RunEvent } from '../../api-types';
+import type { RunEvent } from '../../api/types';
 import { badRequest, describeError } from './errors';
 import type { RunManager } from './manager';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunEstimate, RunInfo, RunUsage } from '../../api-types';
+import type { RunEstimate, RunInfo, RunUsage } from '../../api/types';
 import { openRun } from '../run/runner';
 import { RunManager } from './manager';
 import * as runsRoute from '../../../routes/api/runs/+server';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AgentDetail, Frame, InputResult, RunEvent, RunInfo, RunListing, Timeline } from '../../api-types';
+import type { AgentDetail, Frame, InputResult, RunEvent, RunInfo, RunListing, Timeline } from '../../api/types';
 import { loadState, openRun, stateHash } from '../run/runner';
 import { retrievalTable, type RetrievalTable, type TraceSummary } from '../run/traces';
 import { runManager } from './manager';

@@ -26,7 +26,7 @@ import type {
 	RunUsage,
 	StartRunRequest,
 	Timeline
-} from '../../api-types';
+} from '../../api/types';
 import { timeAtStep } from '../../engine/clock';
 import type { SimInput, Simulation } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';

@@ -10,7 +10,7 @@ import { RunReader, committedSteps, listSnapshotSteps, readRunMeta, readSnapshot
 import { agentViews, type AgentView, type SimInput, type Snapshot } from '../../engine/sim';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
-import type { Frame, Marker, RunUsage } from '../../api-types';
+import type { Frame, Marker, RunUsage } from '../../api/types';
 import { runWorld } from '../run/runner';
 import type { UsageCounter } from '../run/cost';
 import { callHead, countCalls, usageCounter, type CallHead } from '../run/usage';

@@ -3,7 +3,7 @@
 
 import { isHttpError } from '@sveltejs/kit';
 import { describe, expect, it } from 'vitest';
-import type { RunInfo } from '$lib/api-types';
+import type { RunInfo } from '$lib/api/types';
 import { ApiError, type Api } from '$lib/shared/api';
 import { testRunInfo } from '$lib/ui/testing';
 import { WorldError } from '../../world/problems';

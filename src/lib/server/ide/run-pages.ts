@@ -3,7 +3,7 @@
 // its tileset images from, and the problems of a run's world copy.
 
 import { error } from '@sveltejs/kit';
-import type { RunInfo } from '$lib/api-types';
+import type { RunInfo } from '$lib/api/types';
 import { ApiError, type Api } from '$lib/shared/api';
 import type { ProblemView } from '$lib/shared/world-view';
 import { listWorlds, worldsDir } from '../files';

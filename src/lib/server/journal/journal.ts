@@ -41,7 +41,7 @@ import { readSnapshotAt, snapshotStepOf, writeSnapshotAt } from './codec';
 import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
 import type { Ablation, ConversationRecord, RetrievalTrace, StepEvent } from '../../engine/state';
 import type { Settings } from '../../engine/types';
-import type { Budget, CallView, ModelChange, ModelIdentity, PauseInfo, Price, UsageRow } from '../../api-types';
+import type { Budget, CallView, ModelChange, ModelIdentity, PauseInfo, Price, UsageRow } from '../../api/types';
 
 export const JOURNAL_FILES = ['calls.jsonl', 'traces.jsonl'] as const;
 

@@ -1,7 +1,7 @@
 // Glue between the /api/prompts/** route handlers and the prompt store: JSON answers, JSON
 // errors ({ message, issues? } with 400 or 404, never a stack trace) and request bodies.
 
-import type { PromptsErrorBody } from '../../api-prompts';
+import type { PromptsErrorBody } from '../../api/prompts';
 import { ApiError } from '../ide/errors';
 import { PromptStoreError } from './store';
 

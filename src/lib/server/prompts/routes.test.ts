@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CheckTemplateResult, PromptsErrorBody, PromptsOverview, PromptVersionDetail, PromptVersionInfo, PromptWorkingCopy, TemplateHistoryEntry } from '../../api-prompts';
+import type { CheckTemplateResult, PromptsErrorBody, PromptsOverview, PromptVersionDetail, PromptVersionInfo, PromptWorkingCopy, TemplateHistoryEntry } from '../../api/prompts';
 import { projectRoot } from '../paths';
 import * as overviewRoute from '../../../routes/api/prompts/+server';
 import * as versionsRoute from '../../../routes/api/prompts/versions/+server';

@@ -24,7 +24,7 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { PromptIssue, PromptVersionDetail, PromptVersionInfo, PromptWorkingCopy, TemplateHistoryEntry, TemplateSource } from '../../api-prompts';
+import type { PromptIssue, PromptVersionDetail, PromptVersionInfo, PromptWorkingCopy, TemplateHistoryEntry, TemplateSource } from '../../api/prompts';
 import { TEMPLATE_IDS } from '../../engine/model';
 import { checkTemplateSource } from '../../prompts/check';
 import { parsePromptSet, promptSetVersion, PromptSetError } from '../../prompts/promptset';

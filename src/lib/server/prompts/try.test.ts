@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallView } from '../../api-types';
+import type { CallView } from '../../api/types';
 import { parseTemplate, renderTemplate } from '../../prompts/template';
 import { RunManager } from '../ide/manager';
 import { createModelGateway, OfflineProvider, offlineAnswer, type ChatRequest, type ModelProvider, type RecordedCall } from '../model';

@@ -5,10 +5,10 @@
 // journalled or stored; a template that does not parse, or variables that do not fit it, are
 // refused with their lines.
 
-import type { PromptIssue, TryRequest, TryResult } from '../../api-prompts';
+import type { PromptIssue, TryRequest, TryResult } from '../../api/prompts';
 
 export type { TryRequest, TryResult };
-import type { CallView } from '../../api-types';
+import type { CallView } from '../../api/types';
 import type { TemplateVars } from '../../engine/model';
 import { outputJsonSchema, readAnswer } from '../../prompts/json-schema';
 import { validateOutput } from '../../prompts/schema';

@@ -16,6 +16,7 @@
 
 import { MemoryStream, selectTop } from '../../engine/memory';
 import type { RetrievalTrace } from '../../engine/state';
+import { AccessReplay } from '../run/access';
 import { checkSize, type Grid, type GridDecay, type GridWeights } from './grid';
 
 export interface Tally {
@@ -110,33 +111,14 @@ export function rescore(input: RescoreInput): RescoreResult {
 		}
 	}
 	const nw = grid.weights.length;
-	const access = new Map<string, Float64Array>();
-	/** per agent: a conversation's accesses, applied once its retrievals are all made */
-	const deferred = new Map<string, { step: number; at: number; ids: string[] }>();
-	const touch = (last: Float64Array, ids: readonly string[], at: number) => {
-		for (const id of ids) {
-			const i = memoryIndex(id);
-			if (i >= 0 && i < last.length && at > last[i]) last[i] = at;
-		}
-	};
+	const access = new AccessReplay((agent) => streams.get(agent)?.records.map((m) => m.created), input.stepTime);
 	let retrievals = 0;
 	let skipped = 0;
 	let mismatched = 0;
 
 	for (const t of input.traces) {
 		const stream = streams.get(t.agent);
-		let last = access.get(t.agent);
-		if (stream && !last) {
-			last = Float64Array.from(stream.records, (m) => m.created);
-			access.set(t.agent, last);
-		}
-		const at = input.stepTime(t.step);
-		const inConversation = t.time < at;
-		const pending = deferred.get(t.agent);
-		if (pending && (!inConversation || pending.step !== t.step)) {
-			if (last) touch(last, pending.ids, pending.at);
-			deferred.delete(t.agent);
-		}
+		const last = access.before(t);
 		const counted = input.counted ? input.counted(t) : true;
 		if (counted && stream && last && stream.size >= t.streamSize && t.streamSize > 0) {
 			retrievals++;
@@ -198,12 +180,7 @@ export function rescore(input: RescoreInput): RescoreResult {
 				if (own.length !== recorded.length || own.some((p, r) => stream.records[candidates[p]].id !== recorded[r])) mismatched++;
 			}
 		} else if (counted) skipped++;
-		// what this retrieval returned counts as accessed at its time, for the ones after it
-		if (inConversation) {
-			const d = deferred.get(t.agent);
-			if (d) d.ids.push(...t.selected);
-			else deferred.set(t.agent, { step: t.step, at, ids: [...t.selected] });
-		} else if (last) touch(last, t.selected, t.time);
+		access.after(t);
 	}
 
 	const describe = (counts: Map<string, number>): MemoryMove[] =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelIdentity } from '../../api-types';
+import type { ModelIdentity } from '../../api/types';
 import { budgetReached, checkBudget, costOf, formatUsd, modelAtStep, UsageCounter } from './cost';
 
 const id = (model: string): ModelIdentity => ({ provider: 'openai', chat: { endpoint: 'h', model }, embed: { endpoint: 'h', model: 'e', dimensions: 8 } });

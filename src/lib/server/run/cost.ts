@@ -3,7 +3,7 @@
 // budget check made between steps. The offline stand-in's tokens are counted (4 characters a
 // token) but cost nothing: it is not a language model.
 
-import type { Budget, ModelIdentity, ModelUsage, Price, RunUsage, UsageRow } from '../../api-types';
+import type { Budget, ModelIdentity, ModelUsage, Price, RunUsage, UsageRow } from '../../api/types';
 
 /** The fields of a recorded call that cost is made of. */
 export interface CostedCall {

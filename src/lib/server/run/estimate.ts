@@ -6,7 +6,7 @@
 // steps before the point uses those recorded calls instead (method `history`).
 
 import path from 'node:path';
-import type { Price, RunEstimate } from '../../api-types';
+import type { Price, RunEstimate } from '../../api/types';
 import { applyOverrides } from '../../engine/settings';
 import { Simulation } from '../../engine/sim';
 import { NO_ABLATION, type Ablation } from '../../engine/state';

@@ -3,7 +3,7 @@
 // refused unless asked for, and then recorded; an embedding dimension other than the run's
 // stored memories is refused always (vectors of different sizes cannot be compared).
 
-import type { ModelChange, ModelIdentity } from '../../api-types';
+import type { ModelChange, ModelIdentity } from '../../api/types';
 import type { RunMeta } from '../journal/journal';
 import type { ModelConfig } from '../model/config';
 

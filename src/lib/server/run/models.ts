@@ -7,7 +7,7 @@ import { dataHome, promptsDir as defaultPromptsDir } from '../paths';
 import { createModelGateway, languageModelProvider, OfflineProvider, type ModelProvider, type RecordedCall } from '../model';
 import type { GatewayActivity } from '../model/gateway';
 import { callKeyOrder, type CallRecord } from '../journal/journal';
-import type { ModelIdentity, Price } from '../../api-types';
+import type { ModelIdentity, Price } from '../../api/types';
 import { identityFromConfig } from './identity';
 import { loadModelConfig, priceFor, type ModelConfig } from '../model/config';
 

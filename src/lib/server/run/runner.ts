@@ -16,7 +16,7 @@ import { RunReader, RunWriter, type CallRecord, type RunMeta } from '../journal/
 import { copyConfined } from '../store/copy';
 import { liveStatus, openRun as openStoredRun, runLineage, runsDir as storeRunsDir, spanOfState, storedRuns, type ShownStatus, type WriterKind } from '../store/store';
 import { MemoryStore, maxIndexFromSizes } from '../memory/lance-store';
-import type { Budget, ModelChange, PauseInfo, Price, UsageRow } from '../../api-types';
+import type { Budget, ModelChange, PauseInfo, Price, UsageRow } from '../../api/types';
 import { budgetReached, type UsageCounter } from './cost';
 import { checkModelChange } from './identity';
 import { createModel, type LiveModel, type ModelChoice } from './models';

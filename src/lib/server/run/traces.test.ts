@@ -10,10 +10,14 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('retrieval traces', () => {
 	it('rebuild every sampled retrieval of a real run: the formula gives the recorded scores and top-k', async () => {
-		const run = await startRun({ world: 'the-ville-3', steps: 400, seed: 2, home });
+		const run = await startRun({ world: 'the-ville-3', steps: 1500, seed: 2, home });
 		const all = listRetrievals(run.run, { home });
 		expect(all.length).toBeGreaterThan(10);
-		const sample = all.filter((_, i) => i % Math.ceil(all.length / 12) === 0);
+		// every 12th, plus conversations' retrievals (made at commit, as of the time the talk began)
+		// and the retrieval after each of them, which sees their accesses
+		const talks = all.flatMap((t, i) => (t.purpose.startsWith('conversation') ? [t, all.slice(i + 1).find((u) => u.agent === t.agent)] : [])).filter((t) => t !== undefined).slice(0, 12);
+		expect(talks.length).toBeGreaterThan(2);
+		const sample = [...new Set([...all.filter((_, i) => i % Math.ceil(all.length / 12) === 0), ...talks])];
 		for (const t of sample) {
 			const table = await retrievalTable(run.run, t.id, { home });
 			expect(table.matchesRecord, t.id).toBe(true);

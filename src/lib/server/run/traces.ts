@@ -7,7 +7,10 @@ import { MemoryStream, topK, type MemoryRecord } from '../../engine/memory';
 import type { RetrievalTrace } from '../../engine/state';
 import { MemoryStore } from '../memory/lance-store';
 import { dataHome } from '../paths';
+import { AccessReplay } from './access';
+import { timeAtStep } from '../../engine/clock';
 import { createModel, type ModelChoice } from './models';
+import { runWorld } from './runner';
 import { openRun, runLineage } from '../store/store';
 
 export type TraceEntry = RetrievalTrace & { run: string };
@@ -120,14 +123,17 @@ export async function retrievalTable(
 	const stream = new MemoryStream(trace.agent, reader.meta.dimensions, Math.max(1, memories.length));
 	for (const m of memories) stream.add(m);
 	if (stream.size !== trace.streamSize) throw new Error(`run ${trace.run} has not stored the memories of ${trace.agent} this retrieval saw yet (resume the run, or wait for its next snapshot)`);
-	const lastAccess = Float64Array.from(memories, (m) => m.created);
+	const world = await runWorld(reader);
+	const access = new AccessReplay(
+		(agent) => (agent === trace.agent ? memories.map((m) => m.created) : undefined),
+		(step) => timeAtStep(world.start, world.secondsPerStep, step)
+	);
 	for (const earlier of traces.slice(0, at)) {
 		if (earlier.agent !== trace.agent) continue;
-		for (const sid of earlier.selected) {
-			const m = stream.byId(sid);
-			if (m && m.index < lastAccess.length) lastAccess[m.index] = Math.max(lastAccess[m.index], earlier.time);
-		}
+		access.before(earlier);
+		access.after(earlier);
 	}
+	const lastAccess = access.before(trace) as Float64Array;
 	const candidates = memories.filter((m) => !trace.kinds || trace.kinds.includes(m.kind)).map((m) => m.index);
 	const model = await createModel(reader.meta.model.provider as ModelChoice, { home });
 	let query: Float32Array;

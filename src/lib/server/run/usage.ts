@@ -3,7 +3,7 @@
 // since they were put there; older lines are parsed whole.
 
 import path from 'node:path';
-import type { Price } from '../../api-types';
+import type { Price } from '../../api/types';
 import { JsonlIndex } from '../ide/jsonl-index';
 import type { RunMeta } from '../journal/journal';
 import { modelAtStep, UsageCounter, type CostedCall } from './cost';

@@ -14,7 +14,7 @@ import type {
 	SavePersonaResult,
 	SaveSettingsResult,
 	WorldChecks
-} from '../../api-types';
+} from '../../api/types';
 import { parsedMapOf, type MapDoc } from '../../world/doc';
 import type { ParsedMap } from '../../world/types';
 import { ProblemList, WorldError, type WorldProblem } from '../../world/problems';

@@ -4,8 +4,8 @@
 // loads only the chunk around the frame on screen (one request in flight per run).
 
 import { createContext } from 'svelte';
-import type { AgentDiff, RunDiff } from '$lib/api-diff';
-import type { Frame, RunInfo } from '$lib/api-types';
+import type { AgentDiff, RunDiff } from '$lib/api/diff';
+import type { Frame, RunInfo } from '$lib/api/types';
 import { createApi, type Api } from '$lib/shared/api';
 import { FrameStore, mapAgents } from '../frames';
 import type { MapAgent, MapHost } from '../map-host';

@@ -4,8 +4,8 @@
 // difference buttons land on the right frames.
 
 import { describe, expect, it, vi } from 'vitest';
-import type { AgentTimeline, RunDiff } from '$lib/api-diff';
-import type { Frame } from '$lib/api-types';
+import type { AgentTimeline, RunDiff } from '$lib/api/diff';
+import type { Frame } from '$lib/api/types';
 import type { Api } from '$lib/shared/api';
 import { TEST_START as START, testRunInfo } from '../testing';
 import type { WorldView } from '$lib/shared/world-view';

@@ -1,7 +1,7 @@
 // Words and figures of the compare view.
 
 import { describe, expect, it } from 'vitest';
-import type { FailsafeRow } from '$lib/api-diff';
+import type { FailsafeRow } from '$lib/api/diff';
 import { changeValue, delta, mergeOverrides, plural, rateDiffers, rateText } from './format';
 
 const row = (a: [number, number], b: [number, number]): FailsafeRow => ({

@@ -1,7 +1,7 @@
 // Words and figures of the compare view: set-up differences, divergence reasons, fail-safe
 // rates and A/B deltas.
 
-import type { DivergenceReason, FailsafeRow, RunChange } from '$lib/api-diff';
+import type { DivergenceReason, FailsafeRow, RunChange } from '$lib/api/diff';
 
 export const CHANGE_LABELS: Record<RunChange['kind'], string> = {
 	world: 'World',

@@ -2,7 +2,7 @@
 // rectangles, colours by address, hit-testing, and the agents' order.
 
 import { describe, expect, it } from 'vitest';
-import type { Segment } from '$lib/api-diff';
+import type { Segment } from '$lib/api/diff';
 import { addressColor, describeSegment, frameAtX, laneRects, rangeRects, segmentAt, sortAgents, xOfFrame } from './lanes';
 
 const seg = (from: number, to: number, address: string, activity = 'working'): Segment => ({ from, to, activity, address, emoji: '' });

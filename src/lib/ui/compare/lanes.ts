@@ -2,7 +2,7 @@
 // the same activity, emoji and address) laid along the compared frames, coloured by address.
 // Pure arithmetic, so a lane of hundreds of segments is drawn as a few canvas rectangles.
 
-import type { AgentDiff, Segment } from '$lib/api-diff';
+import type { AgentDiff, Segment } from '$lib/api/diff';
 
 export interface LaneRect {
 	/** left edge and width in pixels */

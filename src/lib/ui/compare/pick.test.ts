@@ -2,7 +2,7 @@
 // start form and the fork dialog offer.
 
 import { describe, expect, it } from 'vitest';
-import type { PromptsOverview, PromptVersionInfo } from '$lib/api-prompts';
+import type { PromptsOverview, PromptVersionInfo } from '$lib/api/prompts';
 import { compareHref, compareOrder, forkPromptOptions, labelsOf, runPromptOptions, togglePick, versionLabel } from './pick';
 
 const run = (id: string, created: string, parent: string | null = null) => ({

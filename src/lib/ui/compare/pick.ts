@@ -2,8 +2,8 @@
 // the older one) and the compare page's address; the prompt versions offered by the start form
 // and the fork dialog.
 
-import type { RunListing } from '$lib/api-types';
-import type { PromptsOverview } from '$lib/api-prompts';
+import type { RunListing } from '$lib/api/types';
+import type { PromptsOverview } from '$lib/api/prompts';
 
 /** The compare page's address (path and query; `step` is a frame). */
 export function compareHref(base: string, a: string, b: string, step?: number | null): string {

@@ -2,7 +2,7 @@
 // differing frames over the shared timeline.
 
 import { describe, expect, it } from 'vitest';
-import type { Divergence } from '$lib/api-diff';
+import type { Divergence } from '$lib/api/diff';
 import {
 	adjacentRangeStart,
 	clampFrame,

@@ -4,7 +4,7 @@
 // over frames `steps.start..steps.end` of the diff; `?step=N` in the address is a frame, as in
 // the run debugger.
 
-import type { Divergence, RunDiff } from '$lib/api-diff';
+import type { Divergence, RunDiff } from '$lib/api/diff';
 
 export interface FrameRange {
 	start: number;

@@ -1,8 +1,8 @@
-// The browser's side of the evaluation API (shapes in $lib/api-eval): the report at a step, the
+// The browser's side of the evaluation API (shapes in $lib/api/eval): the report at a step, the
 // stored interview sets, running interviews, human-written answers, and the addresses of the CSV exports. Errors throw
 // the API's ApiError with the server's own message.
 
-import type { EvalCsvTable, EvalReport, HumanAnswerSet, HumanAnswersRequest, InterviewRequest, InterviewSet, InterviewSetListing } from '$lib/api-eval';
+import type { EvalCsvTable, EvalReport, HumanAnswerSet, HumanAnswersRequest, InterviewRequest, InterviewSet, InterviewSetListing } from '$lib/api/eval';
 import { defaultFetch, jsonInit, query, request, type Fetch } from '$lib/shared/api';
 
 const base = (run: string) => `/api/runs/${encodeURIComponent(run)}/eval`;

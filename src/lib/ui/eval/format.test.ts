@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventReport, FactDiffusion, NetworkReport } from '$lib/api-eval';
+import type { EventReport, FactDiffusion, NetworkReport } from '$lib/api/eval';
 import { attendanceFigures, conditionLabel, debuggerQuery, densityText, diffusionFigures, duration, frameOf, hallucinationText, knowersText, percent } from './format';
 
 const point = (step: number, knowers: number, share: number, hallucinated = 0) => ({

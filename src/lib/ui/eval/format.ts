@@ -2,7 +2,7 @@
 // event attendance, condition names, and the debugger frame a cited memory or conversation
 // shows on. The figures' text is what the page's test ids carry, so it is defined here once.
 
-import type { EventReport, FactDiffusion, KnowsAnswer, NetworkReport } from '$lib/api-eval';
+import type { EventReport, FactDiffusion, KnowsAnswer, NetworkReport } from '$lib/api/eval';
 import { answerConditionLabel } from '$lib/eval/questions';
 
 /** A share as a percentage: one decimal at most, none when whole ("4%", "33.3%", "100%"); "–" when not a number. */

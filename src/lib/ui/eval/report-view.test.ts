@@ -3,7 +3,7 @@
 
 import { render } from 'svelte/server';
 import { describe, expect, it } from 'vitest';
-import type { DiffusionPoint, EvalReport, KnowsAnswer, NetworkReport } from '$lib/api-eval';
+import type { DiffusionPoint, EvalReport, KnowsAnswer, NetworkReport } from '$lib/api/eval';
 import AttendanceChart from './AttendanceChart.svelte';
 import DiffusionChart from './DiffusionChart.svelte';
 import FiguresPanel from './FiguresPanel.svelte';

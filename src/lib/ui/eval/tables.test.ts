@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventReport, FactDiffusion, InterviewAnswerRecord, InterviewSet, KnowsAnswer } from '$lib/api-eval';
+import type { EventReport, FactDiffusion, InterviewAnswerRecord, InterviewSet, KnowsAnswer } from '$lib/api/eval';
 import { answersAt, attendanceRows, diffusionTable, filterInterviewRows, interviewRows, knowsMatrix, knowsState, neighbours } from './tables';
 
 const answer = (agent: string, over: Partial<KnowsAnswer> = {}): KnowsAnswer => ({

@@ -3,7 +3,7 @@
 // neighbours, the diffusion chart's data table and an interview set's answers per agent x
 // question with the conditions side by side. Pure.
 
-import type { EvalReport, EventReport, FactDiffusion, HumanAnswerRecord, InterviewAnswerRecord, InterviewSet, KnowsAnswer, NetworkReport } from '$lib/api-eval';
+import type { EvalReport, EventReport, FactDiffusion, HumanAnswerRecord, InterviewAnswerRecord, InterviewSet, KnowsAnswer, NetworkReport } from '$lib/api/eval';
 import type { ConditionId, QuestionCategory } from '$lib/eval/questions';
 
 /** How one answer counts, for the matrix's colours and the filters. */

@@ -10,7 +10,7 @@ import type {
 	PromptVersionInfo,
 	PromptWorkingCopy,
 	TemplateHistoryEntry
-} from '$lib/api-prompts';
+} from '$lib/api/prompts';
 import { checkTemplateSource, type TemplateCheckIssue } from '$lib/prompts/check';
 import { normaliseSource } from '$lib/prompts/template';
 import { PromptsApiError, type PromptsApi } from '$lib/ui/prompts-api';

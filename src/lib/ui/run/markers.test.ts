@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Marker } from '$lib/api-types';
+import type { Marker } from '$lib/api/types';
 import { adjacentMarker, bucketMarkers, mergeMarkers } from './markers';
 
 const m = (step: number, kind: Marker['kind'], label: string = kind): Marker => ({ step, kind, agents: [], label });

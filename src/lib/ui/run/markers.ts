@@ -1,7 +1,7 @@
 // Timeline markers (conversations, reflections, user inputs, fail-safes, ...) grouped into
 // columns of the timeline strip, and found by step for the "next/previous event" buttons.
 
-import type { Marker } from '$lib/api-types';
+import type { Marker } from '$lib/api/types';
 
 export type MarkerKind = Marker['kind'];
 

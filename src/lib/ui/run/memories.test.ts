@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MemoryView } from '$lib/api-types';
+import type { MemoryView } from '$lib/api/types';
 import { ANY_MEMORY, filterMemories, memorySources, reflectionTree } from './memories';
 
 const SOURCE: Record<string, MemoryView['source']> = { observation: 'observed', reflection: 'reflected', conversation: 'conversation', plan: 'planned', thought: 'seed' };

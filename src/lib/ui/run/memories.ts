@@ -1,7 +1,7 @@
 // The memory stream browser: filters, orderings, and reflections as a tree of the memories
 // they cite (a reflection may cite other reflections).
 
-import type { MemoryView } from '$lib/api-types';
+import type { MemoryView } from '$lib/api/types';
 import type { MemorySource } from '$lib/engine/memory';
 
 export type MemorySort = 'newest' | 'oldest' | 'importance' | 'access';

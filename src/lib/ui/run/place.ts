@@ -1,7 +1,7 @@
 // Where the user is in a run, as the page address holds it: /runs/<id>?step=N&agent=ID&tab=...
 // so a reload (or a shared link) brings back the same step, agent and panel.
 
-import type { RetrievalWeights } from '$lib/api-types';
+import type { RetrievalWeights } from '$lib/api/types';
 
 export const TABS = ['agent', 'plan', 'memories', 'reflections', 'spatial', 'chats', 'retrievals', 'calls', 'talk'] as const;
 export type Tab = (typeof TABS)[number];

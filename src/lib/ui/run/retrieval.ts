@@ -1,7 +1,7 @@
 // The retrieval score table as the inspector shows it: sorting, each term's weighted share of
 // the score, and the comparison with a re-scoring under other weights.
 
-import type { RetrievalWeights } from '$lib/api-types';
+import type { RetrievalWeights } from '$lib/api/types';
 import type { RetrievalTable, TableRow } from '$lib/server/run/traces';
 
 export type SortKey = 'rank' | 'description' | 'kind' | 'created' | 'lastAccess' | 'recency' | 'importance' | 'relevance' | 'score';

@@ -3,7 +3,7 @@
 // from the frame of the current step kept in a FrameStore.
 
 import { createContext } from 'svelte';
-import type { AgentDetail, Budget, Frame, Marker, PauseInfo, RunEvent, RunInfo, RunStatus, Timeline, UsageRow } from '$lib/api-types';
+import type { AgentDetail, Budget, Frame, Marker, PauseInfo, RunEvent, RunInfo, RunStatus, Timeline, UsageRow } from '$lib/api/types';
 import { createApi, type Api } from '$lib/shared/api';
 import { FrameStore, mapAgents } from '../frames';
 import type { MapAgent, MapHost } from '../map-host';
@@ -12,7 +12,7 @@ import type { WorldView } from '$lib/shared/world-view';
 import { placeQuery, type Place, type Tab } from './place';
 import { stepAtTime } from './format';
 import { mergeMarkers } from './markers';
-import type { RetrievalWeights } from '$lib/api-types';
+import type { RetrievalWeights } from '$lib/api/types';
 
 /** Quiet time after the cursor stops before the inspector loads the exact state. */
 export const SETTLE_MS = 300;

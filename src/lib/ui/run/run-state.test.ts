@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ControlRequest, Frame, RunInfo } from '$lib/api-types';
+import type { ControlRequest, Frame, RunInfo } from '$lib/api/types';
 import type { Api } from '$lib/shared/api';
 import { TEST_START as START, testRunInfo } from '../testing';
 import type { WorldView } from '$lib/shared/world-view';

@@ -1,7 +1,7 @@
 // Cost in the browser: the usage and estimate endpoints, and how figures are written
 // (tokens with thousands separators, dollars with cents or, for small sums, two significant digits).
 
-import type { Budget, ModelIdentity, RunEstimate, RunUsage, StartRunRequest, UsageRow } from '$lib/api-types';
+import type { Budget, ModelIdentity, RunEstimate, RunUsage, StartRunRequest, UsageRow } from '$lib/api/types';
 import { defaultFetch, jsonInit, request, type Fetch } from '$lib/shared/api';
 
 export function fetchUsage(id: string, f: Fetch = defaultFetch): Promise<RunUsage> {

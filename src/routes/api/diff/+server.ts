@@ -1,4 +1,4 @@
-// GET /api/diff?a=RUN&b=RUN -> RunDiff: the behaviour diff of two runs (see $lib/api-diff).
+// GET /api/diff?a=RUN&b=RUN -> RunDiff: the behaviour diff of two runs (see $lib/api/diff).
 
 import { cachedDiff } from '$lib/server/diff/diff';
 import { badRequest, notFound } from '$lib/server/ide/errors';

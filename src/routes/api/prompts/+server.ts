@@ -1,5 +1,5 @@
 // The prompt workbench's overview: the working copy, the stored versions and the labels.
-import type { PromptsOverview } from '$lib/api-prompts';
+import type { PromptsOverview } from '$lib/api/prompts';
 import { respond } from '$lib/server/prompts/http';
 import { promptStore } from '$lib/server/prompts/store';
 import type { RequestHandler } from './$types';

@@ -1,5 +1,5 @@
 // Checks one template's text as it is edited; stores nothing.
-import type { CheckTemplateResult } from '$lib/api-prompts';
+import type { CheckTemplateResult } from '$lib/api/prompts';
 import { checkTemplateSource } from '$lib/prompts/check';
 import { readObject, respond } from '$lib/server/prompts/http';
 import type { RequestHandler } from './$types';

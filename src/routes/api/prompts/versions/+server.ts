@@ -1,5 +1,5 @@
 // Stored prompt-set versions: list them, or store a new one.
-import type { SavePromptVersionRequest } from '$lib/api-prompts';
+import type { SavePromptVersionRequest } from '$lib/api/prompts';
 import { readObject, respond, WithStatus } from '$lib/server/prompts/http';
 import { promptStore } from '$lib/server/prompts/store';
 import type { RequestHandler } from './$types';

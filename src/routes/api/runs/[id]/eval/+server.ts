@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import { EVAL_CSV_TABLES, type EvalCsvTable } from '$lib/api-eval';
+import { EVAL_CSV_TABLES, type EvalCsvTable } from '$lib/api/eval';
 import { reportCsv, interviewsCsv } from '$lib/server/eval/csv';
 import { readInterviewSet } from '$lib/server/eval/interviews';
 import { evaluateRun } from '$lib/server/eval/metrics';

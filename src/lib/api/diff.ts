@@ -7,8 +7,8 @@
 // so what step s did shows on frame s + 1. `firstDivergence` speaks in steps; agents, timeline
 // and memories in frames.
 
-import type { Ablation } from './engine/state';
-import type { Settings } from './engine/types';
+import type { Ablation } from '../engine/state';
+import type { Settings } from '../engine/types';
 
 /** One side of the diff: what run.json and the journal say about the run. */
 export interface DiffRun {

@@ -1,13 +1,13 @@
 // Shapes of the IDE's HTTP API (src/routes/api/**), shared by the server and the browser.
 // Plain data only.
 
-import type { TemplateVars } from './engine/model';
-import type { MemorySource } from './engine/memory';
-import type { AgentView } from './engine/sim';
-import type { ConversationRecord, DayPlan, StepEvent } from './engine/state';
-import type { RetrievalWeights, Settings } from './engine/types';
-import type { MapDoc } from './world/doc';
-import type { WorldProblem } from './world/problems';
+import type { TemplateVars } from '../engine/model';
+import type { MemorySource } from '../engine/memory';
+import type { AgentView } from '../engine/sim';
+import type { ConversationRecord, DayPlan, StepEvent } from '../engine/state';
+import type { RetrievalWeights, Settings } from '../engine/types';
+import type { MapDoc } from '../world/doc';
+import type { WorldProblem } from '../world/problems';
 
 export type RunStatus = 'running' | 'paused' | 'done' | 'interrupted' | 'failed';
 

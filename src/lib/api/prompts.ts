@@ -4,7 +4,7 @@
 // and can be moved. Errors answer `PromptsErrorBody` with status 400 (bad input, refused set)
 // or 404 (unknown version, label or template).
 
-import type { IssueSeverity, TemplateCheckIssue } from './prompts/check';
+import type { IssueSeverity, TemplateCheckIssue } from '../prompts/check';
 
 export type { IssueSeverity, TemplateCheckIssue };
 

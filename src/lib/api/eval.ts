@@ -5,9 +5,9 @@
 // Steps are states: step N is the state after N steps (as `loadState(run, N)` restores it);
 // times are game times written YYYY-MM-DDTHH:MM:SS.
 
-import type { ConditionId, HumanCondition, InterviewQuestion } from './eval/questions';
-import type { MemoryKind, MemorySource } from './engine/memory';
-import type { Verdict } from './eval/classify';
+import type { ConditionId, HumanCondition, InterviewQuestion } from '../eval/questions';
+import type { MemoryKind, MemorySource } from '../engine/memory';
+import type { Verdict } from '../eval/classify';
 
 /** A memory as a report cites it. */
 export interface MemoryRef {

@@ -566,6 +566,21 @@ async function relationship(ctx: AgentContext, otherName: string, about: string,
 	return answer.value.summary?.trim() || memories.slice(0, 3).join(' ');
 }
 
+/** The react prompt about one observation; `about` says who or what is observed and what the agent knows of it. */
+async function askReact(
+	ctx: AgentContext,
+	e: PerceivedEvent,
+	about: { other: string; other_status: string; context: string; hours_since_chat: number },
+	purpose: string
+) {
+	const a = ctx.agent;
+	return ctx.ask<{ react: boolean; talk: boolean; reaction: string }>(
+		'react',
+		{ name: a.name, summary: await identity(ctx), time: formatDateTime(ctx.now), status: a.action.activity, observation: e.description, ...about },
+		purpose
+	);
+}
+
 /** The paper's reaction prompt for a newly seen agent: continue, react (re-plan), or talk. */
 export async function react(ctx: AgentContext, e: PerceivedEvent): Promise<ReactDecision | null> {
 	const a = ctx.agent;
@@ -577,21 +592,7 @@ export async function react(ctx: AgentContext, e: PerceivedEvent): Promise<React
 	if (lastReact !== undefined && ctx.now - lastReact < cooldown / 2) return null;
 	a.lastReact[e.agent] = ctx.now;
 	const context = await relationship(ctx, e.agentName, e.description, 'reaction');
-	const answer = await ctx.ask<{ react: boolean; talk: boolean; reaction: string }>(
-		'react',
-		{
-			name: a.name,
-			summary: await identity(ctx),
-			time: formatDateTime(ctx.now),
-			status: a.action.activity,
-			observation: e.description,
-			other: e.agentName,
-			other_status: e.activity ?? '',
-			context,
-			hours_since_chat: Math.min(999, ctx.hoursSince(lastChat))
-		},
-		'reaction: continue, react or talk'
-	);
+	const answer = await askReact(ctx, e, { other: e.agentName, other_status: e.activity ?? '', context, hours_since_chat: Math.min(999, ctx.hoursSince(lastChat)) }, 'reaction: continue, react or talk');
 	if (answer.failsafe) return null;
 	return { talk: answer.value.talk === true, reaction: answer.value.react === true && typeof answer.value.reaction === 'string' ? answer.value.reaction.trim() : '' };
 }
@@ -610,21 +611,7 @@ export async function reactToObject(ctx: AgentContext, e: PerceivedEvent): Promi
 	judged[e.object] = e.objectState;
 	const name = e.objectName ?? splitAddress(e.object).at(-1) ?? e.object;
 	const context = await relationship(ctx, `the ${name}`, e.description, 'reaction');
-	const answer = await ctx.ask<{ react: boolean; talk: boolean; reaction: string }>(
-		'react',
-		{
-			name: a.name,
-			summary: await identity(ctx),
-			time: formatDateTime(ctx.now),
-			status: a.action.activity,
-			observation: e.description,
-			other: '',
-			other_status: '',
-			context,
-			hours_since_chat: 999
-		},
-		'reaction: continue or react to an object'
-	);
+	const answer = await askReact(ctx, e, { other: '', other_status: '', context, hours_since_chat: 999 }, 'reaction: continue or react to an object');
 	if (answer.failsafe || answer.value.react !== true || typeof answer.value.reaction !== 'string') return '';
 	return answer.value.reaction.trim();
 }

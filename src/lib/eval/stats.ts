@@ -3,6 +3,7 @@
 // post-hoc test with Holm-Bonferroni correction. Written here from the published methods, with
 // no statistics library; pure and browser-safe.
 
+import { mulberry32 } from '../engine/rng';
 import type { Ranking } from './rankings';
 
 // ---- special functions ----
@@ -648,19 +649,7 @@ export function formatEvaluationStats(stats: EvaluationStats, title = 'rankings'
 	return lines.join('\n');
 }
 
-// ---- comparing two arms of an experiment ----
-
-/** mulberry32, seeded: the bootstrap and the sampled permutation test are reproducible. */
-function seeded(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+// ---- comparing two arms of an experiment (seeded: the bootstrap and the sampled permutation test are reproducible) ----
 
 function mean(xs: readonly number[]): number {
 	let s = 0;
@@ -770,7 +759,7 @@ export function permutationTest(
 		walk(0, m, 0);
 		return { diff: observed, p: hits / count, exact: true };
 	}
-	const rand = seeded(opts.seed ?? 1);
+	const rand = mulberry32(opts.seed ?? 1);
 	const samples = opts.samples ?? 10_000;
 	const pool = all.slice();
 	let hits = 0;
@@ -798,7 +787,7 @@ export function bootstrapMeanDiff(
 	if (!x.length || !y.length) throw new Error('the bootstrap needs values in both samples');
 	const resamples = opts.resamples ?? 4000;
 	const level = opts.level ?? 0.95;
-	const rand = seeded(opts.seed ?? 1);
+	const rand = mulberry32(opts.seed ?? 1);
 	const draw = (xs: readonly number[]) => {
 		let s = 0;
 		for (let i = 0; i < xs.length; i++) s += xs[Math.floor(rand() * xs.length)];

@@ -1,6 +1,8 @@
 // Shapes of an experiment: its definition, the state of its runs and its report (shared by the
 // CLI, the API and the pages).
 
+import type { ArmComparison } from '../../eval/stats';
+
 export type ModelName = 'offline' | 'openai';
 
 export interface ArmDef {
@@ -89,16 +91,8 @@ export interface ExperimentRunRow {
 	metrics: Record<string, number>;
 }
 
-export interface ExperimentComparison {
-	metric: string;
-	a: string;
-	b: string;
-	effect: number;
-	ci: [number, number];
-	p: number;
-	pAdjusted: number;
-	delta: number;
-}
+/** One metric compared between two arms (see `compareArms`). */
+export type ExperimentComparison = ArmComparison;
 
 export interface ExperimentReport {
 	experiment: { id: string; name: string; world: string | null; steps: number; replicates: number; base: ExperimentDef['base'] | null; created: string; file: string | null };

@@ -246,18 +246,25 @@ export class RunManager {
 
 	private readonly estimates = new Map<string, Promise<RunEstimate>>();
 
-	/** What a run (or a fork) of the body's steps is expected to cost (StartRunRequest -> RunEstimate). */
-	async estimate(body: unknown): Promise<RunEstimate> {
-		if (!isObject(body)) throw badRequest('the body must be a JSON object (see StartRunRequest)');
-		const req = body as Partial<StartRunRequest> & Record<string, unknown>;
-		const steps = bodyInt(req.steps, 'steps', { min: 1, max: MAX_STEPS });
-		if (steps === undefined) throw badRequest('steps is required');
+	/** What a start or an estimate request names: seed, model, overrides, the world or the fork point, a prompt-set version. */
+	private runRequest(req: Partial<StartRunRequest> & Record<string, unknown>): {
+		seed?: number;
+		model?: ModelChoice;
+		set?: string[];
+		from?: { run: string; step: number };
+		world?: string;
+		promptsDir?: string;
+	} {
 		const seed = bodyInt(req.seed, 'seed', { min: 0, max: 2 ** 31 - 1 });
-		if (req.model !== undefined && req.model !== 'offline' && req.model !== 'openai') throw badRequest('model must be "offline" or "openai"');
+		let model: ModelChoice | undefined;
+		if (req.model !== undefined) {
+			if (req.model !== 'offline' && req.model !== 'openai') throw badRequest('model must be "offline" or "openai"');
+			model = req.model;
+		}
 		let set: string[] | undefined;
 		if (req.set !== undefined) {
 			if (!Array.isArray(req.set) || req.set.length > 100) throw badRequest('set must be a list of KEY=VALUE strings');
-			set = req.set.map((x, i) => bodyString(x, `set[${i}]`, { max: 200 }) as string);
+			set = req.set.map((s, i) => bodyString(s, `set[${i}]`, { max: 200 }) as string);
 		}
 		let from: { run: string; step: number } | undefined;
 		let world: string | undefined;
@@ -268,10 +275,12 @@ export class RunManager {
 			if (step === undefined) throw badRequest('from.step is required');
 			this.checkStep(parent, step);
 			from = { run: parent.id, step };
+			if (req.world !== undefined && req.world !== parent.meta.world) throw badRequest(`a fork keeps its parent's world (${parent.meta.world})`);
 		} else {
 			world = bodyString(req.world ?? 'smallville', 'world', { max: 100 }) as string;
 			if (!validRunId(world) || !existsSync(path.join(defaultWorldsDir(), world, 'world.json'))) throw notFound(`no world "${world}"`);
 		}
+		// a stored prompt-set version (id, prefix or label); without one a new run uses the working copy, a fork its parent's prompts
 		let promptsDir: string | undefined;
 		if (req.prompts !== undefined && req.prompts !== null) {
 			const ref = bodyString(req.prompts, 'prompts', { max: 100 }) as string;
@@ -281,7 +290,17 @@ export class RunManager {
 				throw e instanceof PromptStoreError ? new ApiError(e.status, e.message) : e;
 			}
 		}
-		const opts = { world, steps, seed, model: req.model, from, set, promptsDir, home: this.home };
+		return { seed, model, set, from, world, promptsDir };
+	}
+
+	/** What a run (or a fork) of the body's steps is expected to cost (StartRunRequest -> RunEstimate). */
+	async estimate(body: unknown): Promise<RunEstimate> {
+		if (!isObject(body)) throw badRequest('the body must be a JSON object (see StartRunRequest)');
+		const req = body as Partial<StartRunRequest> & Record<string, unknown>;
+		const steps = bodyInt(req.steps, 'steps', { min: 1, max: MAX_STEPS });
+		if (steps === undefined) throw badRequest('steps is required');
+		const { seed, model, set, from, world, promptsDir } = this.runRequest(req);
+		const opts = { world, steps, seed, model, from, set, promptsDir, home: this.home };
 		const key = JSON.stringify(opts);
 		let p = this.estimates.get(key);
 		if (!p) {
@@ -549,46 +568,12 @@ export class RunManager {
 		const req = body as Partial<StartRunRequest> & Record<string, unknown>;
 		const steps = bodyInt(req.steps, 'steps', { min: 0, max: MAX_STEPS });
 		if (steps === undefined) throw badRequest('steps is required');
-		const seed = bodyInt(req.seed, 'seed', { min: 0, max: 2 ** 31 - 1 });
+		const { seed, model, set, from, world, promptsDir } = this.runRequest(req);
 		const paused = bodyBool(req.paused, 'paused') ?? false;
-		let model: ModelChoice | undefined;
-		if (req.model !== undefined) {
-			if (req.model !== 'offline' && req.model !== 'openai') throw badRequest('model must be "offline" or "openai"');
-			model = req.model;
-		}
-		let set: string[] | undefined;
-		if (req.set !== undefined) {
-			if (!Array.isArray(req.set) || req.set.length > 100) throw badRequest('set must be a list of KEY=VALUE strings');
-			set = req.set.map((s, i) => bodyString(s, `set[${i}]`, { max: 200 }) as string);
-		}
-		let from: { run: string; step: number } | undefined;
-		let world: string | undefined;
-		if (req.from !== undefined) {
-			if (!isObject(req.from)) throw badRequest('from must be { run, step }');
-			const parent = this.run(bodyString(req.from.run, 'from.run', { max: 200 }) as string);
-			const step = bodyInt(req.from.step, 'from.step');
-			if (step === undefined) throw badRequest('from.step is required');
-			this.checkStep(parent, step);
-			from = { run: parent.id, step };
-			if (req.world !== undefined && req.world !== parent.meta.world) throw badRequest(`a fork keeps its parent's world (${parent.meta.world})`);
-		} else {
-			world = bodyString(req.world ?? 'smallville', 'world', { max: 100 }) as string;
-			if (!validRunId(world) || !existsSync(path.join(defaultWorldsDir(), world, 'world.json'))) throw notFound(`no world "${world}"`);
-		}
 		const inputs = await this.parseInputs(req.inputs, from ? this.run(from.run) : null, true);
 		if (inputs.length > 0 && steps < 1) throw badRequest('inputs are applied at the first step: run at least one step');
 		const budget = this.parseBudget(req.budget);
 		const allowModelChange = bodyBool(req.allowModelChange, 'allowModelChange') ?? false;
-		// a stored prompt-set version (id, prefix or label); without one a new run uses the working copy, a fork its parent's prompts
-		let promptsDir: string | undefined;
-		if (req.prompts !== undefined && req.prompts !== null) {
-			const ref = bodyString(req.prompts, 'prompts', { max: 100 }) as string;
-			try {
-				promptsDir = new PromptStore({ home: this.home }).materialise(ref);
-			} catch (e) {
-				throw e instanceof PromptStoreError ? new ApiError(e.status, e.message) : e;
-			}
-		}
 		let run: LiveRun;
 		try {
 			run = await LiveRun.start({ world, steps, seed, model, from, set, inputs, promptsDir, home: this.home, budget, allowModelChange, writer: 'IDE' });

@@ -517,7 +517,7 @@ export class Simulation {
 			// the chat's action ends now; the plan takes over in this step's thinking
 			if (a.action.planRef === `chat:${t.id}`) a.action.end = Math.min(a.action.end, this.time);
 		}
-		out.conversations.push({ id: t.id, step: t.step, time: t.time, agents: t.agents, address: t.address, lines });
+		out.conversations.push({ id: t.id, step: t.step, time: t.time, endStep: this.state.step, agents: t.agents, address: t.address, lines });
 		out.events.push({ kind: 'conversation', agents: t.agents, id: t.id });
 	}
 

@@ -181,8 +181,11 @@ export interface RetrievalTrace {
 
 export interface ConversationRecord {
 	id: string;
+	/** the step it began at */
 	step: number;
 	time: number;
+	/** the step it was committed at: when its lines, memories and what the two do next took effect */
+	endStep?: number;
 	agents: [string, string];
 	address: string;
 	lines: { speaker: string; text: string }[];

@@ -156,8 +156,9 @@ describe('behaviour diff', () => {
 		const d = await computeDiff(town, fork, { home });
 		expect(d.steps).toEqual({ start: t, end: steps });
 		// Ayesha sees the fire in the step it starts and judges it at once: her first call of that
-		// step (rating the new observation before the reaction's retrievals) exists only in the fork
-		expect(d.firstDivergence).toMatchObject({ step: t, frame: t + 1, reason: 'missing', agent: 'ayesha-khan', template: 'importance' });
+		// step (the relationship summary behind the reaction; the new observation waits for its
+		// batched rating) exists only in the fork
+		expect(d.firstDivergence).toMatchObject({ step: t, frame: t + 1, reason: 'missing', agent: 'ayesha-khan', template: 'context_summary' });
 		expect(d.firstDivergence?.b).toBeDefined();
 		expect(d.firstDivergence?.a).toBeUndefined();
 		expect(d.changes).toContainEqual({ kind: 'input', key: String(t), a: null, b: 'Johnson Park:garden:vegetable patch set to "on fire"' });

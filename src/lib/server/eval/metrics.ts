@@ -229,7 +229,8 @@ async function evaluate(runId: string, opts: EvaluateOptions & { home: string })
 		const windows = facts.filter((f) => f.event).map((f) => [stateAt(parseGameTime(f.event!.start)!), stateAt(parseGameTime(f.event!.end)!)] as [number, number]);
 		const journal = scanJournal(lineage, windows);
 		const journalMs = performance.now() - tj;
-		const conversations = new Map(journal.conversations.map((c) => [conversationKey(c.step, c.agents[0], c.agents[1]), c]));
+		// keyed by the step its memories were made at (the commit step)
+		const conversations = new Map(journal.conversations.map((c) => [conversationKey(c.endStep ?? c.step, c.agents[0], c.agents[1]), c]));
 
 		const index = new MemoryIndex(world.personas);
 		const agentIds = [...world.personas].map((p) => p.id).sort();

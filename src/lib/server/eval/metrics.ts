@@ -418,7 +418,9 @@ function sourceOf(
 	if (first.with) {
 		out.from = first.with;
 		const c = conversations.get(conversationKey(first.step, agent, first.with));
-		if (c) out.conversation = { id: c.id, step: c.step, time: formatIso(timeOf(c.step)), with: first.with };
+		// the step the talk took effect (and the journal logged it), where its memories were made
+		const at = c?.endStep ?? c?.step;
+		if (c && at !== undefined) out.conversation = { id: c.id, step: at, time: formatIso(timeOf(at)), with: first.with };
 	}
 	return out;
 }

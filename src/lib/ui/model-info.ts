@@ -7,3 +7,13 @@ export interface ModelInfo {
 	/** longer description for a tooltip */
 	detail?: string;
 }
+
+/** How a run's own model is shown: it may differ from the one the studio is configured with now. */
+export function runModelInfo(model: string): ModelInfo {
+	const offline = /offline/i.test(model);
+	return {
+		label: model,
+		offline,
+		detail: offline ? 'This run was made with the deterministic offline stand-in; it is not a language model.' : `This run was made with ${model}.`
+	};
+}

@@ -1,25 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CommandRegistry, COMMANDS, commandsOf, keyLabel, type EditorKeyEvent } from './commands';
+import { CommandRegistry, COMMANDS, commandsOf, keyLabel } from './commands';
 import { EditorState } from './editor.svelte';
-import { testDoc } from './testing';
+import { key, testDoc } from './testing';
 import { viewOf } from './view.svelte';
-
-function key(k: string, mods: Partial<EditorKeyEvent> = {}): EditorKeyEvent & { prevented: boolean } {
-	const e = {
-		key: k,
-		ctrlKey: false,
-		metaKey: false,
-		shiftKey: false,
-		altKey: false,
-		target: null,
-		prevented: false,
-		preventDefault() {
-			e.prevented = true;
-		},
-		...mods
-	};
-	return e;
-}
 
 const field = { tagName: 'INPUT', type: 'text', isContentEditable: false } as unknown as EventTarget;
 

@@ -1,25 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EditorState } from './editor.svelte';
-import { handleEditorKey, isTyping, TOOL_SHORTCUT, type EditorKeyEvent } from './keymap';
-import { testDoc } from './testing';
+import { handleEditorKey, isTyping, TOOL_SHORTCUT } from './keymap';
+import { key, testDoc } from './testing';
 import { viewOf } from './view.svelte';
-
-function key(k: string, mods: Partial<EditorKeyEvent> = {}): EditorKeyEvent & { prevented: boolean } {
-	const e = {
-		key: k,
-		ctrlKey: false,
-		metaKey: false,
-		shiftKey: false,
-		altKey: false,
-		target: null,
-		prevented: false,
-		preventDefault() {
-			e.prevented = true;
-		},
-		...mods
-	};
-	return e;
-}
 
 const input = (type = 'text') => ({ tagName: 'INPUT', type, isContentEditable: false }) as unknown as EventTarget;
 

@@ -1,6 +1,7 @@
 // Small map documents for the editor's tests and benchmark: a ground layer, a hidden collisions
 // layer and the four zone/spawn object layers, with one 32 px tileset of 160 tiles.
 
+import type { EditorKeyEvent } from './commands';
 import type { DocLayer, DocObject, DocTileLayer, MapDoc } from '../world/doc';
 
 export interface TestDocOptions {
@@ -62,4 +63,22 @@ export function testDoc(opts: TestDocOptions = {}): MapDoc {
 		layers,
 		extra: []
 	};
+}
+
+/** A key press as the editor's key handling sees it; `prevented` tells whether it was handled. */
+export function key(k: string, mods: Partial<EditorKeyEvent> = {}): EditorKeyEvent & { prevented: boolean } {
+	const e = {
+		key: k,
+		ctrlKey: false,
+		metaKey: false,
+		shiftKey: false,
+		altKey: false,
+		target: null,
+		prevented: false,
+		preventDefault() {
+			e.prevented = true;
+		},
+		...mods
+	};
+	return e;
 }

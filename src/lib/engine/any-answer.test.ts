@@ -13,9 +13,8 @@ import { randomAnswerModel, randomUnitVector, UNICODE_PIECES, UNKNOWN_NAMES } fr
 import { invariantProblems, memoryTracker } from './invariants';
 import type { MemoryRecord } from './memory';
 import type { ModelAnswer, ModelPort, ModelRequest } from './model';
-import { hash32 } from './rng';
 import { Simulation, type SimInput, type Snapshot } from './sim';
-import { createTestWorld, scriptedModel } from './testing';
+import { createTestWorld, scriptedModel, digestOf } from './testing';
 
 /** more runs with PROPERTY_RUNS=n, longer ones with PROPERTY_STEPS=n, other draws with PROPERTY_SEED=n */
 const RUNS = Number(process.env.PROPERTY_RUNS) || 24;
@@ -26,17 +25,6 @@ let templates: PromptSet;
 beforeAll(async () => {
 	templates = await loadPromptSet();
 });
-
-function digestOf(sim: Simulation): string {
-	let h = 0;
-	let n = 0;
-	sim.digest((chunk) => {
-		const text = typeof chunk === 'string' ? chunk : Array.from(chunk).join(',');
-		h = hash32(text, h);
-		n += text.length;
-	});
-	return `${h.toString(16)}:${n}`;
-}
 
 /** Serves recorded answers by call key; a key that was not recorded is an error. */
 function replayModel(recorded: Map<string, { template: string; answer: ModelAnswer }>, dims: number, seed: number): ModelPort {

@@ -2,22 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { CONDITIONS } from '../eval/questions';
 import type { MemoryRecord, MemorySource } from './memory';
 import type { ModelRequest } from './model';
-import { hash32 } from './rng';
 import { Simulation } from './sim';
 import type { Ablation } from './state';
-import { createTestWorld, scriptedModel, tinyEmbed, type Script } from './testing';
+import { createTestWorld, scriptedModel, tinyEmbed, type Script, digestOf } from './testing';
 import { dueAhead, dueBatch } from './context';
 
 const NONE: Ablation = { reflection: false, planning: false, observation: false };
 const ALL = (CONDITIONS.find((c) => c.id === 'no-observation-reflection-planning') as (typeof CONDITIONS)[number]).ablation;
-
-function digestOf(sim: Simulation): string {
-	let h = 0;
-	sim.digest((chunk) => {
-		h = hash32(typeof chunk === 'string' ? chunk : Array.from(chunk).join(','), h);
-	});
-	return h.toString(16);
-}
 
 /**
  * A model that echoes what it is given: the summary and the interview answer are the memories

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Simulation, type Snapshot } from './sim';
-import { createTestWorld, scriptedModel } from './testing';
+import { createTestWorld, scriptedModel, digestOf } from './testing';
 import type { MemoryRecord } from './memory';
-import { hash32 } from './rng';
-
-function digestOf(sim: Simulation): string {
-	let h = 0;
-	let n = 0;
-	sim.digest((chunk) => {
-		const text = typeof chunk === 'string' ? chunk : Array.from(chunk).join(',');
-		h = hash32(text, h);
-		n += text.length;
-	});
-	return `${h.toString(16)}:${n}`;
-}
 
 async function runFor(steps: number, seed = 1) {
 	const world = createTestWorld();

@@ -187,3 +187,15 @@ export function scriptedModel(script: Script = {}, opts: { failsafe?: Set<Templa
 		}
 	};
 }
+
+/** A short digest of a simulation's full state (its state, every memory and its vector), for comparing runs in tests. */
+export function digestOf(sim: { digest(update: (chunk: string | Uint8Array) => void): void }): string {
+	let h = 0;
+	let n = 0;
+	sim.digest((chunk) => {
+		const text = typeof chunk === 'string' ? chunk : Array.from(chunk).join(',');
+		h = hash32(text, h);
+		n += text.length;
+	});
+	return `${h.toString(16)}:${n}`;
+}

@@ -4,7 +4,7 @@
 import { DAY, MINUTE, dayIndex, dayStart, formatClock12, formatDate, formatDateTime, minuteOfDay, parseClock } from './clock';
 import type { AgentContext } from './context';
 import type { MemoryRecord } from './memory';
-import type { ActionState, AgentState, DayPlan, PlanBlock, Subtask } from './state';
+import type { ActionState, AgentState, DayPlan, PlanBlock, ReactingState, Subtask } from './state';
 import { DEFAULT_SETTINGS, type PersonaDef, type RetrievalK } from './types';
 import { splitAddress } from './world-index';
 
@@ -465,13 +465,15 @@ async function resolveAction(ctx: AgentContext, activity: string, sleeping = fal
 	return { address, emoji, objectState };
 }
 
-/** What the plan says the agent should be doing now, decomposing the hour block when needed. */
-async function dueActivity(ctx: AgentContext): Promise<Due> {
-	const plan = ctx.agent.plan;
-	const minute = minuteOfDay(ctx.now);
-	const base = dayStart(ctx.now);
+/**
+ * What the plan says the agent should be doing at game time `now`, or the hour block that has
+ * to be decomposed first.
+ */
+function duePlanned(plan: DayPlan | null, now: number): Due | { decompose: PlanBlock } {
+	const minute = minuteOfDay(now);
+	const base = dayStart(now);
 	if (!plan || plan.blocks.length === 0) {
-		return { activity: 'idle', end: ctx.now + 15 * MINUTE, planRef: '', sleeping: false };
+		return { activity: 'idle', end: now + 15 * MINUTE, planRef: '', sleeping: false };
 	}
 	if (minute < plan.wakeMinute) {
 		return { activity: 'sleeping', end: base + plan.wakeMinute * MINUTE, planRef: 'wake', sleeping: true };
@@ -481,7 +483,8 @@ async function dueActivity(ctx: AgentContext): Promise<Due> {
 	const blockEnd = base + (block.start + block.minutes) * MINUTE;
 	// A sleep block is one action, in bed, to the block's end (a nap) or to midnight (the night).
 	if (block.sleep) return { activity: block.activity, end: blockEnd, planRef: `${bi}`, sleeping: true };
-	const subtasks = block.subtasks ?? (await decompose(ctx, block));
+	const subtasks = block.subtasks;
+	if (!subtasks) return { decompose: block };
 	let start = block.start;
 	for (let si = 0; si < subtasks.length; si++) {
 		const end = start + subtasks[si].minutes;
@@ -491,6 +494,14 @@ async function dueActivity(ctx: AgentContext): Promise<Due> {
 		start = end;
 	}
 	return { activity: block.activity, end: blockEnd, planRef: `${bi}`, sleeping: false };
+}
+
+/** What the plan says the agent should be doing now, decomposing the hour block when needed. */
+async function dueActivity(ctx: AgentContext): Promise<Due> {
+	const due = duePlanned(ctx.agent.plan, ctx.now);
+	if (!('decompose' in due)) return due;
+	await decompose(ctx, due.decompose);
+	return duePlanned(ctx.agent.plan, ctx.now) as Due;
 }
 
 function findBlock(plan: DayPlan, minute: number): number {
@@ -505,35 +516,55 @@ function findBlock(plan: DayPlan, minute: number): number {
 export async function nextAction(ctx: AgentContext, stepMs: number): Promise<void> {
 	const a = ctx.agent;
 	const due = await dueActivity(ctx);
-	// Sleep goes on across midnight (the night's block, then the new day's "before waking").
-	const stillAsleep = due.sleeping && isSleeping(a) && a.action.address !== '';
-	const continuing = stillAsleep || (due.planRef !== '' && due.planRef === a.action.planRef && due.activity === a.action.activity);
+	const continuing = continues(a, due);
 	const r = due.resolved;
-	const { address, emoji, objectState }: Resolved = continuing
+	const resolved: Resolved = continuing
 		? a.action
 		: r?.address !== undefined && r.emoji !== undefined
 			? { address: r.address, emoji: r.emoji, objectState: r.objectState ?? '' }
 			: await resolveAction(ctx, due.activity, due.sleeping);
-	const object = splitAddress(address).length > 2 ? address : '';
+	a.action = actionOf(ctx, due, resolved, stepMs);
+	if (!continuing) {
+		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: due.sleeping ? 1 : undefined }], { defer: true });
+	}
+}
+
+/**
+ * The action `nextAction` would start at the context's time, when the plan already holds
+ * everything it needs (no model call); null when it would ask the model.
+ */
+export function foreseeAction(ctx: AgentContext, stepMs: number): ActionState | null {
+	const a = ctx.agent;
+	const due = duePlanned(a.plan, ctx.now);
+	if ('decompose' in due) return null;
+	const r = due.resolved;
+	if (continues(a, due)) return actionOf(ctx, due, a.action, stepMs);
+	if (r?.address === undefined || r.emoji === undefined) return null;
+	return actionOf(ctx, due, { address: r.address, emoji: r.emoji, objectState: r.objectState ?? '' }, stepMs);
+}
+
+/** Whether the due activity is the one the agent is doing (sleep goes on across midnight). */
+function continues(a: AgentState, due: Due): boolean {
+	const stillAsleep = due.sleeping && isSleeping(a) && a.action.address !== '';
+	return stillAsleep || (due.planRef !== '' && due.planRef === a.action.planRef && due.activity === a.action.activity);
+}
+
+function actionOf(ctx: AgentContext, due: Due, { address, emoji, objectState }: Resolved, stepMs: number): ActionState {
+	const a = ctx.agent;
 	const goal = address ? targetTile(ctx, address) : null;
-	const path = goal === null ? [] : (ctx.sim.pathfinder.find(a.tile, goal) ?? []);
-	const action: ActionState = {
+	return {
 		activity: due.activity,
 		emoji,
 		address,
-		object,
+		object: splitAddress(address).length > 2 ? address : '',
 		objectState,
 		start: ctx.now,
 		end: Math.max(due.end, ctx.now + stepMs),
-		path,
+		path: goal === null ? [] : (ctx.sim.pathfinder.find(a.tile, goal) ?? []),
 		chatWith: '',
 		planRef: due.planRef,
 		sleeping: due.sleeping
 	};
-	a.action = action;
-	if (!continuing) {
-		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: due.sleeping ? 1 : undefined }], { defer: true });
-	}
 }
 
 // ---------------------------------------------------------------------------
@@ -566,54 +597,72 @@ async function relationship(ctx: AgentContext, otherName: string, about: string,
 	return answer.value.summary?.trim() || memories.slice(0, 3).join(' ');
 }
 
-/** The react prompt about one observation; `about` says who or what is observed and what the agent knows of it. */
-async function askReact(
-	ctx: AgentContext,
-	e: PerceivedEvent,
-	about: { other: string; other_status: string; context: string; hours_since_chat: number },
-	purpose: string
-) {
+/**
+ * Whether a perceived event calls for a reaction decision (no model call): an agent seen
+ * afresh who is awake, not chatting and not met within the cooldowns, or an object in a state
+ * the agent has not judged yet (each state of an object is judged once; `judged` remembers the
+ * last one). Returns the reaction under way, decided at `commitStep`, or null.
+ */
+export function noticeReaction(ctx: AgentContext, e: PerceivedEvent, commitStep: number): ReactingState | null {
 	const a = ctx.agent;
-	return ctx.ask<{ react: boolean; talk: boolean; reaction: string }>(
-		'react',
-		{ name: a.name, summary: await identity(ctx), time: formatDateTime(ctx.now), status: a.action.activity, observation: e.description, ...about },
-		purpose
-	);
-}
-
-/** The paper's reaction prompt for a newly seen agent: continue, react (re-plan), or talk. */
-export async function react(ctx: AgentContext, e: PerceivedEvent): Promise<ReactDecision | null> {
-	const a = ctx.agent;
-	if (!e.agent || !e.agentName || e.sleeping || e.chatting) return null;
-	const cooldown = ctx.state.settings.conversation.cooldownMinutes * MINUTE;
-	const lastChat = a.lastChat[e.agent];
-	if (lastChat !== undefined && ctx.now - lastChat < cooldown) return null;
-	const lastReact = a.lastReact[e.agent];
-	if (lastReact !== undefined && ctx.now - lastReact < cooldown / 2) return null;
-	a.lastReact[e.agent] = ctx.now;
-	const context = await relationship(ctx, e.agentName, e.description, 'reaction');
-	const answer = await askReact(ctx, e, { other: e.agentName, other_status: e.activity ?? '', context, hours_since_chat: Math.min(999, ctx.hoursSince(lastChat)) }, 'reaction: continue, react or talk');
-	if (answer.failsafe) return null;
-	return { talk: answer.value.talk === true, reaction: answer.value.react === true && typeof answer.value.reaction === 'string' ? answer.value.reaction.trim() : '' };
+	let hoursSinceChat = 999;
+	if (e.object !== undefined) {
+		if (e.objectState === undefined) return null;
+		const judged = (a.judged ??= {});
+		if (judged[e.object] === e.objectState) return null;
+		judged[e.object] = e.objectState;
+	} else {
+		if (!e.agent || !e.agentName || e.sleeping || e.chatting) return null;
+		const cooldown = ctx.state.settings.conversation.cooldownMinutes * MINUTE;
+		const lastChat = a.lastChat[e.agent];
+		if (lastChat !== undefined && ctx.now - lastChat < cooldown) return null;
+		const lastReact = a.lastReact[e.agent];
+		if (lastReact !== undefined && ctx.now - lastReact < cooldown / 2) return null;
+		a.lastReact[e.agent] = ctx.now;
+		hoursSinceChat = Math.min(999, ctx.hoursSince(lastChat));
+	}
+	return {
+		description: e.description,
+		...(e.agent !== undefined && { agent: e.agent, agentName: e.agentName, activity: e.activity ?? '' }),
+		...(e.object !== undefined && { object: e.object, objectName: e.objectName ?? splitAddress(e.object).at(-1) ?? e.object, objectState: e.objectState }),
+		step: ctx.state.step,
+		time: ctx.now,
+		commitStep,
+		status: a.action.activity,
+		recall: ctx.stream.size,
+		hoursSinceChat
+	};
 }
 
 /**
- * The same reaction prompt for an object whose state the agent has not judged yet (a stove set
- * burning, a machine someone else uses): continue, or react (re-plan). Each state of an object
- * is judged once; `judged` remembers the last one. Returns the reaction, '' for none, or null
- * when nothing was asked.
+ * The paper's reaction prompt about what the agent noticed: continue, react (re-plan) or, for
+ * an agent, talk. Asked from what the agent knew when it noticed (see ReactingState); the
+ * memories it recalls count as accessed now. Null when the model failed (the agent continues).
  */
-export async function reactToObject(ctx: AgentContext, e: PerceivedEvent): Promise<string | null> {
-	const a = ctx.agent;
-	if (!e.object || e.objectState === undefined) return null;
-	const judged = (a.judged ??= {});
-	if (judged[e.object] === e.objectState) return null;
-	judged[e.object] = e.objectState;
-	const name = e.objectName ?? splitAddress(e.object).at(-1) ?? e.object;
-	const context = await relationship(ctx, `the ${name}`, e.description, 'reaction');
-	const answer = await askReact(ctx, e, { other: '', other_status: '', context, hours_since_chat: 999 }, 'reaction: continue or react to an object');
-	if (answer.failsafe || answer.value.react !== true || typeof answer.value.reaction !== 'string') return '';
-	return answer.value.reaction.trim();
+export async function decideReaction(ctx: AgentContext, r: ReactingState): Promise<ReactDecision | null> {
+	const scope = { size: r.recall, at: r.time, touched: [] as number[] };
+	const then = ctx.recalling(scope, 'r');
+	const other = r.agentName ?? `the ${r.objectName ?? r.object}`;
+	const context = await relationship(then, other, r.description, 'reaction');
+	const answer = await then.ask<{ react: boolean; talk: boolean; reaction: string }>(
+		'react',
+		{
+			name: ctx.name,
+			summary: await identity(then),
+			time: formatDateTime(r.time),
+			status: r.status,
+			observation: r.description,
+			other: r.agentName ?? '',
+			other_status: r.activity ?? '',
+			context,
+			hours_since_chat: r.hoursSinceChat
+		},
+		r.agent ? 'reaction: continue, react or talk' : 'reaction: continue or react to an object'
+	);
+	if (!ctx.speculative) ctx.stream.touch([...new Set(scope.touched)], ctx.now);
+	if (answer.failsafe) return null;
+	const reaction = answer.value.react === true && typeof answer.value.reaction === 'string' ? answer.value.reaction.trim() : '';
+	return { talk: r.agent !== undefined && answer.value.talk === true, reaction };
 }
 
 // ---------------------------------------------------------------------------
@@ -686,7 +735,9 @@ export async function rememberTalk(ctxA: AgentContext, ctxB: AgentContext, histo
 			const items: Parameters<AgentContext['memorize']>[0] = [{ kind: 'conversation', description: summary, with: other.id }];
 			const note = memo.value.plan_note?.trim();
 			if (note) items.push({ kind: 'thought', source: 'conversation', description: note, with: other.id });
-			await me.memorize(items);
+			// rated with the agent's next batch, like what it observes: the conversation's end
+			// waits for no rating
+			await me.memorize(items, { defer: true });
 		})
 	);
 }

@@ -80,13 +80,14 @@ export interface RecallScope {
 
 /**
  * How many of the waiting memories a step at game time `now` rates and stores: none until the
- * oldest has waited DEFER_MS (or MAX_PENDING wait: then all), and then those that were already
- * waiting RATE_LEAD_MS before, so the rating is known ahead (`dueAhead`).
+ * oldest has waited DEFER_MS (or MAX_PENDING wait and the last of those has waited RATE_LEAD_MS),
+ * and then those that were already waiting RATE_LEAD_MS before, so the rating is known that much
+ * game time ahead (`dueAhead`).
  */
 export function dueBatch(pending: readonly { created: number }[], now: number): number {
 	if (pending.length === 0) return 0;
-	if (pending.length >= MAX_PENDING) return pending.length;
-	if (now - pending[0].created < DEFER_MS) return 0;
+	const full = pending.length >= MAX_PENDING && now - pending[MAX_PENDING - 1].created >= RATE_LEAD_MS;
+	if (!full && now - pending[0].created < DEFER_MS) return 0;
 	let n = 0;
 	while (n < pending.length && pending[n].created <= now - RATE_LEAD_MS) n++;
 	return n;
@@ -98,7 +99,7 @@ export function dueBatch(pending: readonly { created: number }[], now: number): 
  */
 export function dueAhead(pending: readonly { created: number }[], at: number, now: number): number {
 	const n = dueBatch(pending, at);
-	if (n === 0 || pending.length >= MAX_PENDING || pending[n - 1].created >= now) return 0;
+	if (n === 0 || pending[n - 1].created >= now) return 0;
 	return n;
 }
 

@@ -132,8 +132,14 @@ describe('reactions to the world', () => {
 		const judgedBefore = sim.state.agents.filter((a) => a.judged?.[STOVE] !== undefined);
 		expect(judgedBefore.length).toBeGreaterThan(0);
 		const before = model.calls.length;
+		const noticed = await sim.step([{ type: 'set-object', address: STOVE, state: 'burning' }], model);
+		// noticed now, decided two game minutes (two steps here) later; meanwhile the cooks go on
+		expect(noticed.events.filter((e) => e.kind === 'reaction')).toEqual([]);
+		expect(model.calls.slice(before).filter((c) => c.template === 'react')).toEqual([]);
+		for (const c of cooks) expect(sim.agent(c.id).reacting).toMatchObject({ object: STOVE, objectState: 'burning', commitStep: noticed.step + 2 });
+		await sim.step([], model);
 		const t = sim.state.step;
-		const out = await sim.step([{ type: 'set-object', address: STOVE, state: 'burning' }], model);
+		const out = await sim.step([], model);
 		const reactions = out.events.filter((e) => e.kind === 'reaction');
 		expect(reactions.length).toBeGreaterThan(0);
 		for (const r of reactions) expect(r).toMatchObject({ kind: 'reaction', reaction: 'put out the fire on the stove', object: STOVE });

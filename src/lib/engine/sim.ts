@@ -11,8 +11,9 @@ import {
 	isSleeping,
 	nextAction,
 	planDay,
-	react,
-	reactToObject,
+	decideReaction,
+	foreseeAction,
+	noticeReaction,
 	reflect,
 	rememberTalk,
 	replan,
@@ -21,7 +22,7 @@ import {
 } from './agent';
 import { canonicalJson } from './canonical';
 import { MINUTE, dayIndex, dayStart, minuteOfDay, timeAtStep } from './clock';
-import { AgentContext, DEFER_MS, dueAhead, emptyOutput, type RecallScope, type StepOutput } from './context';
+import { AgentContext, DEFER_MS, dueAhead, dueBatch, emptyOutput, type RecallScope, type StepOutput } from './context';
 import { MemoryStream, type MemoryRecord } from './memory';
 import type { ModelPort } from './model';
 import { PathFinder } from './path';
@@ -29,7 +30,9 @@ import {
 	NO_ABLATION,
 	STATE_SCHEMA,
 	type Ablation,
+	type ActionState,
 	type AgentState,
+	type ReactingState,
 	type SimState,
 	type TalkState
 } from './state';
@@ -67,6 +70,24 @@ export interface AgentView {
 /** How many steps ahead `lookahead` foresees who will meet whom. */
 const REACT_AHEAD_STEPS = 30;
 
+/** Where an agent is foreseen at the start of a step, and what it is seen doing. */
+interface Foreseen {
+	tile: number;
+	action: ActionState;
+}
+
+interface Course {
+	/** at the start of step n + k; null when not foreseen */
+	at(k: number): Foreseen | null;
+}
+
+/** Foreseeing never asks the model: `foreseeAction` returns before any call. */
+const NO_MODEL: ModelPort = {
+	complete: () => Promise.reject(new Error('foreseeing asks no model')),
+	embed: () => Promise.reject(new Error('foreseeing asks no model')),
+	dimensions: 0
+};
+
 export interface CreateOptions {
 	seed: number;
 	settings?: Settings;
@@ -77,6 +98,8 @@ export class Simulation {
 	readonly index: WorldIndex;
 	readonly pathfinder: PathFinder;
 	readonly streams = new Map<string, MemoryStream>();
+	/** per agent: its foreseen next action, and what it was foreseen from (see `course`) */
+	private readonly foreseen = new Map<string, { key: string; action: ActionState | null }>();
 
 	private constructor(
 		readonly world: WorldDef,
@@ -265,11 +288,11 @@ export class Simulation {
 		return new Map([...this.objectUsers()].map(([o, u]) => [o, u.state]));
 	}
 
-	/** `objectsInUse` with the agent whose action sets each state. */
-	private objectUsers(): Map<string, { agent: string; state: string }> {
+	/** `objectsInUse` with the agent whose action sets each state (of `agents`, in state order). */
+	private objectUsers(agents: readonly AgentState[] = this.state.agents): Map<string, { agent: string; state: string }> {
 		const inUse = new Map<string, { agent: string; state: string }>();
 		const setAt = this.state.objectsSetAt ?? {};
-		for (const a of this.state.agents) {
+		for (const a of agents) {
 			const o = a.action.object;
 			if (!o || a.action.chatWith || !a.action.objectState || inUse.has(o)) continue;
 			if (setAt[o] !== undefined && a.action.start <= setAt[o]) continue;
@@ -304,12 +327,12 @@ export class Simulation {
 	 * What an agent perceives: agents and non-idle objects in its arena within its vision (not
 	 * the object its own action uses), nearest first, up to its attention bandwidth.
 	 */
-	private perceive(a: AgentState, inUse: Map<string, { agent: string; state: string }>, byArena = this.agentsByArena((b) => b.tile)): PerceivedEvent[] {
+	private perceive(a: AgentState, inUse: Map<string, { agent: string; state: string }>, byArena = this.agentsByArena(), learn = true): PerceivedEvent[] {
 		if (isSleeping(a)) return [];
 		const { visionRadius, attentionBandwidth } = this.perceptionOf(a);
 		const [ax, ay] = this.index.xy(a.tile);
 		// Spatial memory grows with every arena in sight (looked up near the agent, in index order).
-		for (const ai of this.index.arenasNear(ax, ay, visionRadius)) {
+		for (const ai of learn ? this.index.arenasNear(ax, ay, visionRadius) : []) {
 			const entry = this.index.arenas[ai];
 			if (!a.spatial[entry.sector.name]?.[entry.arena.name]) {
 				this.learnArena(a, entry.sector.name, entry.arena.name, entry.arena.objects.map((o) => o.name));
@@ -344,7 +367,7 @@ export class Simulation {
 				}
 				if (!state || state === 'idle') {
 					// Seen at rest: its next state is news again.
-					if (d <= visionRadius && a.judged?.[o.address] !== undefined) delete a.judged[o.address];
+					if (learn && d <= visionRadius && a.judged?.[o.address] !== undefined) delete a.judged[o.address];
 					continue;
 				}
 				if (d <= visionRadius) events.push({ description: `${o.name} is ${state}`, distance: d, object: o.address, objectName: o.name, objectState: state });
@@ -385,34 +408,47 @@ export class Simulation {
 		}
 		const chatting = a.action.chatWith !== '' && ctx.now < a.action.end;
 		let talkTo: string | null = null;
-		if (!chatting && !isSleeping(a) && !s.ablate.observation) {
-			// One reaction decision a step: for a newly seen agent, or for an object whose state
-			// the agent has not judged yet (the user's edit, someone else's action), nearest first.
+		// A reaction noticed earlier is decided when its game time is over (dropped when the
+		// agent has fallen asleep meanwhile); one reaction a step.
+		const due = a.reacting && a.reacting.commitStep <= s.step ? a.reacting : null;
+		if (due) delete a.reacting;
+		const awake = !chatting && !isSleeping(a) && !s.ablate.observation;
+		if (awake && due) talkTo = await this.reactNow(ctx, due);
+		else if (awake && !a.reacting) {
+			// Something to decide about: a newly seen agent, or an object whose state the agent
+			// has not judged yet (the user's edit, someone else's action), nearest first.
 			const judged = a.judged ?? {};
 			const candidates = events.filter((e) => (e.agent ? fresh.includes(e) : e.object !== undefined && judged[e.object] !== e.objectState));
 			for (const e of candidates) {
-				if (e.object) {
-					const reaction = await reactToObject(ctx, e);
-					if (reaction === null) continue;
-					if (reaction) {
-						ctx.out.events.push({ kind: 'reaction', agent: a.id, reaction, object: e.object });
-						await replan(ctx, reaction);
-					}
-					break;
-				}
-				if (!e.agent) continue;
-				const decision = await react(ctx, e);
-				if (!decision) continue;
-				if (decision.talk) talkTo = e.agent;
-				else if (decision.reaction) {
-					ctx.out.events.push({ kind: 'reaction', agent: a.id, reaction: decision.reaction });
-					await replan(ctx, decision.reaction);
-				}
+				const r = noticeReaction(ctx, e, s.step + this.reactionSteps(a));
+				if (!r) continue;
+				// eslint-disable-next-line
+				if ((globalThis as any).process?.env?.DEBUG_AHEAD) console.error(`NOTICE ${a.id} at ${s.step} ${r.description} recall=${r.recall} status=${r.status}`);
+				if (r.commitStep > s.step) a.reacting = r;
+				else talkTo = await this.reactNow(ctx, r);
 				break;
 			}
 		}
 		if (!chatting && ctx.now >= a.action.end) await nextAction(ctx, this.stepMs);
 		return talkTo;
+	}
+
+	/** Steps between noticing something and deciding whether to react (`perception.reactionMinutes`). */
+	private reactionSteps(a: AgentState): number {
+		const minutes = this.perceptionOf(a).reactionMinutes ?? DEFAULT_SETTINGS.perception.reactionMinutes;
+		return Math.max(0, Math.ceil((minutes * MINUTE) / this.stepMs));
+	}
+
+	/** Decides a reaction and carries it out: a re-plan from now, or the agent to talk to. */
+	private async reactNow(ctx: AgentContext, r: ReactingState): Promise<string | null> {
+		const decision = await decideReaction(ctx, r);
+		if (!decision) return null;
+		if (decision.talk) return r.agent ?? null;
+		if (decision.reaction) {
+			ctx.out.events.push({ kind: 'reaction', agent: ctx.agent.id, reaction: decision.reaction, ...(r.object !== undefined && { object: r.object }) });
+			await replan(ctx, decision.reaction);
+		}
+		return null;
 	}
 
 	/** Advances the world by one step. */
@@ -450,7 +486,7 @@ export class Simulation {
 		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
 
 		const inUse = this.objectUsers();
-		const byArena = this.agentsByArena((b) => b.tile);
+		const byArena = this.agentsByArena();
 		const perceived = s.agents.map((a) => this.perceive(a, inUse, byArena));
 		const wishes = await Promise.all(
 			s.agents.map((a, i) => (talking.has(a.id) ? null : this.think(ctxs.get(a.id) as AgentContext, perceived[i])))
@@ -470,7 +506,7 @@ export class Simulation {
 			busy.add(other);
 		});
 		// A conversation takes one game minute a turn (its most turns); it is made meanwhile.
-		const commitStep = s.step + Math.max(1, Math.ceil((s.settings.conversation.maxTurns * MINUTE) / this.stepMs));
+		const commitStep = s.step + this.talkSteps();
 		for (const [x, y] of pairs) {
 			const A = this.agent(x);
 			const B = this.agent(y);
@@ -486,6 +522,9 @@ export class Simulation {
 			const end = timeAtStep(this.world.start, this.world.secondsPerStep, commitStep);
 			A.action = chatAction(A, B, t.id, this.time, end);
 			B.action = chatAction(B, A, t.id, this.time, end);
+			// what either was about to react to is dropped: the conversation has its attention
+			delete A.reacting;
+			delete B.reacting;
 			(s.talks ??= []).push(t);
 		}
 
@@ -547,8 +586,9 @@ export class Simulation {
 			const job = `talk:${t.id}`;
 			if (opts.started.has(job)) continue;
 			opts.started.add(job);
-			const [ctxA, ctxB] = this.talkContexts(t, (id) => ctxOf(id, t.time, t.commitStep));
-			jobs.push(talk(ctxA, ctxB, t.address).then(({ history }) => rememberTalk(ctxOf(t.agents[0], t.time, t.commitStep), ctxOf(t.agents[1], t.time, t.commitStep), history)));
+			// a conversation is the longest chain of calls: ranked as needed now, it goes first
+			const [ctxA, ctxB] = this.talkContexts(t, (id) => ctxOf(id, t.time, s.step));
+			jobs.push(talk(ctxA, ctxB, t.address).then(({ history }) => rememberTalk(ctxOf(t.agents[0], t.time, s.step), ctxOf(t.agents[1], t.time, s.step), history)));
 		}
 		const horizon = this.time + opts.horizonSteps * this.stepMs;
 		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
@@ -579,77 +619,198 @@ export class Simulation {
 			opts.started.add(job);
 			jobs.push(ctxOf(a.id, this.time, step).rateDueAhead(n));
 		}
-		jobs.push(...this.reactionsAhead(ctxOf, opts));
+		// Reactions under way: the decision and what follows it, as the deciding step will ask them.
+		const courses = new Map(s.agents.map((a) => [a.id, this.course(a, REACT_AHEAD_STEPS)]));
+		const talkAhead = (x: string, y: string, step: number) => this.talkAhead(model, x, y, step, courses);
+		for (const a of s.agents) {
+			const r = a.reacting;
+			if (!r || talking.has(a.id)) continue;
+			const job = `reacting:${a.id}:${r.step}:${r.description}`;
+			if (opts.started.has(job)) continue;
+			opts.started.add(job);
+			jobs.push(this.reactAhead(ctxOf(a.id, timeAtStep(this.world.start, this.world.secondsPerStep, r.commitStep), r.commitStep), r, talkAhead));
+		}
+		jobs.push(...this.reactionsAhead(ctxOf, courses, talkAhead, opts));
 		await Promise.all(jobs);
 	}
 
 	/**
-	 * Reactions a later step is likely to decide: every agent keeps to its path and action
-	 * until the action ends, so who will see whom (and what they will be doing) is known a few
-	 * steps ahead; the reaction's calls (relationship, decision, re-plan) are asked then.
+	 * Reactions a later step is likely to decide. Each agent's course is foreseen a few steps
+	 * ahead as its plan runs without surprises: its action to its end (a conversation to its
+	 * commit), then the plan's next action when the plan already holds its place (no model
+	 * call). Who will see whom, doing what, follows; the reaction's calls (relationship,
+	 * decision, re-plan) are asked then.
 	 */
-	private reactionsAhead(ctxOf: (id: string, now: number, needed: number) => AgentContext, opts: { horizonSteps: number; started: Set<string> }): Promise<unknown>[] {
+	private reactionsAhead(
+		ctxOf: (id: string, now: number, needed: number) => AgentContext,
+		courses: Map<string, Course>,
+		talkAhead: (x: string, y: string, step: number) => Promise<void>,
+		opts: { horizonSteps: number; started: Set<string> }
+	): Promise<unknown>[] {
 		const s = this.state;
 		if (s.ablate.observation) return [];
 		const steps = Math.min(opts.horizonSteps, REACT_AHEAD_STEPS);
-		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
 		const timeAt = (k: number) => timeAtStep(this.world.start, this.world.secondsPerStep, s.step + k);
-		// the tile of each agent at the start of step n + k, while its action is unchanged
-		const tileAt = (a: AgentState, k: number) => (k === 0 ? a.tile : (a.action.path[Math.min(k, a.action.path.length) - 1] ?? a.tile));
-		const known = (a: AgentState, k: number) => k === 0 || timeAt(k - 1) < a.action.end;
+		// the town as foreseen at the start of step n + k: who is where doing what, objects in use
+		const towns: { byArena: Map<number, AgentState[]>; inUse: Map<string, { agent: string; state: string }> }[] = [];
+		const townAt = (k: number) => {
+			if (towns[k]) return towns[k];
+			const agents: AgentState[] = [];
+			for (const b of s.agents) {
+				const f = (courses.get(b.id) as Course).at(k);
+				if (f) agents.push({ ...b, tile: f.tile, action: f.action });
+			}
+			return (towns[k] = { byArena: this.agentsByArena(agents), inUse: this.objectUsers(agents) });
+		};
 		const jobs: Promise<unknown>[] = [];
-		const ahead: Map<number, AgentState[]>[] = [];
 		for (const a of s.agents) {
-			if (talking.has(a.id) || isSleeping(a) || a.action.chatWith) continue;
-			const { visionRadius, attentionBandwidth, retention } = this.perceptionOf(a);
+			if (isSleeping(a) || a.reacting) continue;
+			const mine = courses.get(a.id) as Course;
+			const retention = this.perceptionOf(a).retention;
 			let recent = [...a.recentEvents];
-			for (let k = 1; k <= steps && known(a, k); k++) {
-				const tile = tileAt(a, k);
-				const arena = this.index.arenaAt[tile];
-				const [ax, ay] = this.index.xy(tile);
-				const seen: PerceivedEvent[] = [];
-				// the agents in this arena k steps ahead (grouped once per k, not per agent)
-				let groups = ahead[k];
-				if (!groups) groups = ahead[k] = this.agentsByArena((b) => tileAt(b, k), (b) => known(b, k));
-				for (const b of groups.get(arena) ?? []) {
-					if (b.id === a.id) continue;
-					const bt = tileAt(b, k);
-					const [bx, by] = this.index.xy(bt);
-					const d = Math.max(Math.abs(bx - ax), Math.abs(by - ay));
-					if (d > visionRadius) continue;
-					seen.push({ description: eventOf(b), distance: d, agent: b.id, agentName: b.name, activity: b.action.activity, chatting: b.action.chatWith !== '', sleeping: isSleeping(b) });
-				}
-				seen.sort((p, q) => p.distance - q.distance || (p.description < q.description ? -1 : 1));
-				const events = seen.slice(0, attentionBandwidth);
+			const judged = { ...a.judged };
+			// an agent in a conversation thinks again at its commit
+			const talk = (s.talks ?? []).find((t) => t.agents.includes(a.id));
+			const first = talk ? talk.commitStep - s.step : 1;
+			for (let k = first; k <= steps; k++) {
+				const own = mine.at(k);
+				if (!own || own.action.sleeping || (own.action.chatWith && k !== first)) break;
+				const town = townAt(k);
+				const events = this.perceive({ ...a, tile: own.tile, action: own.action }, town.inUse, town.byArena, false);
 				const fresh = events.filter((e) => !recent.includes(e.description));
-				if (fresh.length === 0) continue;
-				recent = [...recent, ...fresh.map((e) => e.description)].slice(-Math.max(retention, 1));
-				const job = `react:${a.id}:${s.step + k}:${fresh.map((e) => e.description).join('|')}`;
+				if (fresh.length > 0) recent = [...recent, ...fresh.map((e) => e.description)].slice(-Math.max(retention, 1));
+				const candidates = events.filter((e) => (e.agent ? fresh.includes(e) : e.object !== undefined && judged[e.object] !== e.objectState));
+				if (candidates.length === 0) continue;
+				for (const e of candidates) if (e.object !== undefined && e.objectState !== undefined) judged[e.object] = e.objectState;
+				const job = `react:${a.id}:${s.step + k}:${candidates.map((e) => e.description).join('|')}`;
 				if (opts.started.has(job)) break;
 				opts.started.add(job);
-				const ctx = ctxOf(a.id, timeAt(k), s.step + k);
-				jobs.push(
-					(async () => {
-						for (const e of fresh) {
-							const decision = await react(ctx, e);
-							if (!decision) continue;
-							if (!decision.talk && decision.reaction) await replan(ctx, decision.reaction);
-							break;
-						}
-					})()
-				);
+				const noticing = ctxOf(a.id, timeAt(k), s.step + k);
+				noticing.agent.action = own.action;
+				const commitStep = s.step + k + this.reactionSteps(a);
+				for (const e of candidates) {
+					const r = noticeReaction(noticing, e, commitStep);
+					if (!r) continue;
+					r.recall = this.sizeAt(a, k);
+					// eslint-disable-next-line
+					if ((globalThis as any).process?.env?.DEBUG_AHEAD) console.error(`FORESEE ${a.id} at ${s.step} for ${s.step + k} ${r.description} recall=${r.recall} status=${r.status}`);
+					jobs.push(this.reactAhead(ctxOf(a.id, timeAt(commitStep - s.step), commitStep), r, talkAhead));
+					break;
+				}
 				break;
 			}
 		}
 		return jobs;
 	}
 
-	/** The agents (of those `include` keeps) by the arena index of the tile `tileOf` gives, in state order. */
-	private agentsByArena(tileOf: (a: AgentState) => number, include?: (a: AgentState) => boolean): Map<number, AgentState[]> {
+	/**
+	 * An agent's foreseen course over the next `steps` steps: where it is at the start of each
+	 * and the action it is seen doing, while that is known without the model.
+	 */
+	private course(a: AgentState, steps: number): Course {
+		const s = this.state;
+		const talk = (s.talks ?? []).find((t) => t.agents.includes(a.id));
+		// the step at which the current action gives way to the next (a conversation's commit)
+		const endStep = talk ? talk.commitStep : Math.max(s.step, Math.ceil((a.action.end - this.world.start) / this.stepMs));
+		const j = endStep - s.step;
+		const tileNow = (k: number) => (k === 0 ? a.tile : (a.action.path[Math.min(k, a.action.path.length) - 1] ?? a.tile));
+		let next: ActionState | null | undefined;
+		const nextAt = (): ActionState | null => {
+			if (next !== undefined) return next;
+			next = null;
+			if (a.reacting || a.replan || j > steps) return next;
+			const key = `${a.id}|${endStep}|${a.action.start}|${a.action.planRef}|${a.plan?.day}|${a.plan?.blocks.length}|${tileNow(j)}`;
+			const memo = this.foreseen.get(a.id);
+			if (memo?.key === key) return (next = memo.action);
+			// a copy standing where the next action begins; only its plan and action are read
+			const at = timeAtStep(this.world.start, this.world.secondsPerStep, endStep);
+			const standing: AgentState = { ...a, tile: tileNow(j), action: talk ? { ...a.action, end: at } : a.action };
+			const ctx = new AgentContext(standing, this.stream(a.id), this, NO_MODEL, String(endStep), at, emptyOutput(endStep, at), false);
+			ctx.speculative = true;
+			next = foreseeAction(ctx, this.stepMs);
+			this.foreseen.set(a.id, { key, action: next });
+			return next;
+		};
+		return {
+			at: (k) => {
+				// seen at the start of step n + k: the action is changed by that step's thinking
+				if (k <= j) return { tile: tileNow(k), action: a.action };
+				const n = nextAt();
+				if (!n) return null;
+				return { tile: n.path[Math.min(k - j, n.path.length) - 1] ?? tileNow(j), action: n };
+			}
+		};
+	}
+
+	/** How many memories the agent's stream will hold when it thinks at step n + k (its due ratings stored). */
+	private sizeAt(a: AgentState, k: number): number {
+		let size = this.stream(a.id).size;
+		let pending = a.pending;
+		for (let i = 0; i <= k; i++) {
+			const n = dueBatch(pending, timeAtStep(this.world.start, this.world.secondsPerStep, this.state.step + i));
+			size += n;
+			pending = pending.slice(n);
+		}
+		return size;
+	}
+
+	/**
+	 * What the step deciding reaction `r` asks, on a copy of the agent: the decision and, for a
+	 * re-plan, the new plan and the action that follows it.
+	 */
+	private async reactAhead(ctx: AgentContext, r: ReactingState, talkAhead: (x: string, y: string, step: number) => Promise<void>): Promise<void> {
+		const decision = await decideReaction(ctx, r);
+		if (decision?.talk && r.agent) return talkAhead(ctx.agent.id, r.agent, r.commitStep);
+		if (!decision?.reaction) return;
+		await replan(ctx, decision.reaction);
+		await nextAction(ctx, this.stepMs);
+	}
+
+	/**
+	 * The conversation `x` would begin with `y` at `step`, made on copies of the two as that
+	 * step would begin it (where `x` is foreseen then, what each will remember by then).
+	 */
+	private async talkAhead(model: ModelPort, x: string, y: string, step: number, courses: Map<string, Course>): Promise<void> {
+		const s = this.state;
+		const k = step - s.step;
+		const here = courses.get(x)?.at(k);
+		if (!here || k > REACT_AHEAD_STEPS + this.reactionSteps(this.agent(x))) return;
+		const time = timeAtStep(this.world.start, this.world.secondsPerStep, step);
+		const commitStep = step + this.talkSteps();
+		const t: TalkState = {
+			id: `c${step}-${x}-${y}`,
+			agents: [x, y],
+			address: this.index.addressOf(here.tile),
+			step,
+			time,
+			commitStep,
+			recall: { [x]: this.sizeAt(this.agent(x), k), [y]: this.sizeAt(this.agent(y), k) }
+		};
+		const A = structuredClone(this.agent(x));
+		const B = structuredClone(this.agent(y));
+		const end = timeAtStep(this.world.start, this.world.secondsPerStep, commitStep);
+		A.action = chatAction(A, B, t.id, time, end);
+		B.action = chatAction(B, A, t.id, time, end);
+		const ctxOf = (id: string) => {
+			const ctx = new AgentContext(id === x ? A : B, this.stream(id), this, model, String(step), time, emptyOutput(step, time), false);
+			ctx.speculative = true;
+			return ctx;
+		};
+		const [ctxA, ctxB] = this.talkContexts(t, ctxOf);
+		const { history } = await talk(ctxA, ctxB, t.address);
+		await rememberTalk(ctxOf(x), ctxOf(y), history);
+	}
+
+	/** Steps a conversation takes: one game minute a turn (its most turns). */
+	private talkSteps(): number {
+		return Math.max(1, Math.ceil((this.state.settings.conversation.maxTurns * MINUTE) / this.stepMs));
+	}
+
+	/** The agents (all, or those given) by the arena index of their tile, in state order. */
+	private agentsByArena(agents: readonly AgentState[] = this.state.agents): Map<number, AgentState[]> {
 		const groups = new Map<number, AgentState[]>();
-		for (const b of this.state.agents) {
-			if (include && !include(b)) continue;
-			const arena = this.index.arenaAt[tileOf(b)];
+		for (const b of agents) {
+			const arena = this.index.arenaAt[b.tile];
 			const group = groups.get(arena);
 			if (group) group.push(b);
 			else groups.set(arena, [b]);

@@ -6,7 +6,7 @@ import type { MemoryKind, MemorySource } from './memory';
 import type { RetrievalSettings, RetrievalWeights, Settings } from './types';
 
 // 2: conversations in the state (`talks`), per-object reaction judgements, sleep flags, memory sources.
-export const STATE_SCHEMA = 2;
+export const STATE_SCHEMA = 3;
 
 export interface Ablation {
 	reflection: boolean;
@@ -98,6 +98,8 @@ export interface AgentState {
 	pending: PendingMemory[];
 	/** set by an inner-voice directive or a reaction: regenerate the rest of today's plan */
 	replan: string;
+	/** a reaction under way: something perceived, decided on `perception.reactionMinutes` later */
+	reacting?: ReactingState;
 	/**
 	 * object address -> the state the agent last decided whether to react to; an object is
 	 * judged again only when its state differs
@@ -159,6 +161,35 @@ export interface TalkState {
 	commitStep: number;
 	/** per agent: how many memories its stream held when the conversation began */
 	recall: Record<string, number>;
+}
+
+/**
+ * A reaction under way. The agent noticed something at `step` and decides whether to react
+ * (continue, re-plan or talk) at `commitStep`, `perception.reactionMinutes` of game time later;
+ * meanwhile it goes on with what it was doing. The decision is made from what the agent knew
+ * when it noticed (its `recall` memories scored as of `time`, its `status` then), so it does
+ * not depend on when the model answers, and a state saved in between continues it exactly.
+ */
+export interface ReactingState {
+	/** what was perceived, e.g. "Maria Lopez is reading" or "stove is burning" */
+	description: string;
+	/** the agent observed (an agent's action) */
+	agent?: string;
+	agentName?: string;
+	activity?: string;
+	/** the object observed (`Sector:Arena:Object`) and the state seen */
+	object?: string;
+	objectName?: string;
+	objectState?: string;
+	step: number;
+	time: number;
+	commitStep: number;
+	/** the observer's own activity when it noticed */
+	status: string;
+	/** how many memories the observer's stream held when it noticed */
+	recall: number;
+	/** game hours since the two last talked, as of then (999: never, or an object) */
+	hoursSinceChat: number;
 }
 
 /** A retrieval as recorded: enough to rebuild its full score table later. */

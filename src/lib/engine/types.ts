@@ -14,6 +14,11 @@ export interface PerceptionSettings {
 	visionRadius: number;
 	attentionBandwidth: number;
 	retention: number;
+	/**
+	 * game minutes between noticing something and the decision whether to react to it (0: the
+	 * same step); meanwhile the agent goes on, and the model's answer has that long to arrive
+	 */
+	reactionMinutes: number;
 }
 
 export interface RetrievalWeights {
@@ -138,7 +143,7 @@ export interface WorldDef {
 }
 
 export const DEFAULT_SETTINGS: Settings = {
-	perception: { visionRadius: 8, attentionBandwidth: 8, retention: 8 },
+	perception: { visionRadius: 8, attentionBandwidth: 8, retention: 8, reactionMinutes: 4 },
 	// The paper's flow: 30 per focal point (reflection, and the reference's default), 50 for a
 	// conversation's context, 15 per dialogue turn (the reference's utterance retrieval); the
 	// "on my mind" retrieval is not in the paper and is off.

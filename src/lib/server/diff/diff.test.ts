@@ -12,6 +12,7 @@ import { LiveRun, openRun, startRun } from '../run/runner';
 import { computeDiff } from './diff';
 import { formatDiff } from './format';
 import { JournalText } from './journal-text';
+import { listBlocks, readLogLines } from '../journal/log';
 
 const root = path.resolve(__dirname, '../../../..');
 const home = mkdtempSync(path.join(tmpdir(), 'diff-'));
@@ -185,16 +186,15 @@ describe('behaviour diff', () => {
 		writeFileSync(path.join(dir, 'run.json'), JSON.stringify({ ...meta, id }));
 		let changed = 0;
 		let firstKey = '';
-		const lines = readFileSync(path.join(dir, 'calls.jsonl'), 'utf8')
-			.split('\n')
-			.filter(Boolean)
-			.map((l) => {
-				const c = JSON.parse(l);
-				if (c.template !== 'importance' || c.s < 50) return l;
-				changed++;
-				firstKey ||= c.key;
-				return JSON.stringify({ ...c, answer: 'I would rather not rate these.', value: c.value, failsafe: true });
-			});
+		// the calls log rewritten as one plain tail (how runs before sealed blocks kept it)
+		const lines = readLogLines(dir, 'calls').map((l) => {
+			const c = JSON.parse(l);
+			if (c.template !== 'importance' || c.s < 50) return l;
+			changed++;
+			firstKey ||= c.key;
+			return JSON.stringify({ ...c, answer: 'I would rather not rate these.', value: c.value, failsafe: true });
+		});
+		for (const block of listBlocks(dir, 'calls')) rmSync(block.file);
 		writeFileSync(path.join(dir, 'calls.jsonl'), lines.join('\n') + '\n');
 		expect(changed).toBeGreaterThan(0);
 

@@ -41,7 +41,8 @@ import type { SimInput } from '../../engine/sim';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { TrackedFact } from '../../engine/types';
 import { ProblemList } from '../../world/problems';
-import { callKeyOrder, listSnapshotSteps, readRunMeta, readSnapshot, runFile, type CallRecord, type RunMeta } from '../journal/journal';
+import { callKeyOrder, listSnapshotSteps, readRunMeta, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
+import { logStamp, readLogBytes } from '../journal/log';
 import { lineageSpans, runLineage, spanOfStep } from '../store/store';
 import { dataHome } from '../paths';
 import { readScenario } from '../world/manifest';
@@ -79,11 +80,11 @@ class RunFiles {
 	}
 
 	get steps(): JournalText {
-		return (this.stepsText ??= JournalText.read(runFile(this.dir, 'steps.jsonl')));
+		return (this.stepsText ??= JournalText.of(`${this.id}/steps`, readLogBytes(this.dir, 'steps')));
 	}
 
 	get calls(): JournalText {
-		return (this.callsText ??= JournalText.read(runFile(this.dir, 'calls.jsonl')));
+		return (this.callsText ??= JournalText.of(`${this.id}/calls`, readLogBytes(this.dir, 'calls')));
 	}
 
 	/** Steps committed: the latest frame. */
@@ -999,7 +1000,8 @@ function stamp(runsDir: string, id: string): string {
 					return '-';
 				}
 			};
-			return [run, part('run.json'), part('steps.jsonl'), part('calls.jsonl'), part('lance/memories.lance/_versions')].join('|');
+			// the logs' tails and sealed blocks (see ../journal/log.ts)
+			return [run, part('run.json'), logStamp(dir, 'steps'), logStamp(dir, 'calls'), part('lance/memories.lance/_versions')].join('|');
 		})
 		.join(';');
 }

@@ -1,4 +1,5 @@
-// A run's JSONL logs read for comparison: the whole file in one read, kept as bytes and as
+// A run's JSONL logs read for comparison: the whole log's text (../journal/log.ts decompresses
+// its sealed blocks) kept as bytes and as
 // Latin-1 strings of the same lengths, so that offsets in a string are byte offsets. The
 // strings are what the diff scans and compares (one byte = one character: equal slices mean
 // equal bytes, and no UTF-8 decoding of tens of megabytes); text meant for people is decoded
@@ -55,7 +56,12 @@ export class JournalText {
 		if (pos > chunkStart) flush(pos);
 	}
 
-	/** The log's complete lines (none when the file does not exist). */
+	/** The complete lines of a log's text (`name` names it in messages). */
+	static of(name: string, bytes: Buffer, chunkBytes = CHUNK_BYTES): JournalText {
+		return new JournalText(name, bytes, chunkBytes);
+	}
+
+	/** The complete lines of a JSONL file (none when the file does not exist). */
 	static read(file: string, chunkBytes = CHUNK_BYTES): JournalText {
 		let bytes: Buffer;
 		try {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalReport, InterviewSet, InterviewSetListing } from '../../api/eval';
 import type { MemoryRecord } from '../../engine/memory';
 import type { StepLine } from '../journal/journal';
+import { readLogLines } from '../journal/log';
 import { mentionsAll, mentionsAny, personKeywords, mentions } from '../../eval/classify';
 import { CONDITION_IDS } from '../../eval/questions';
 import { projectRoot } from '../paths';
@@ -55,10 +56,7 @@ const memoriesAt = async (step: number) => {
 };
 
 function stepLines(): StepLine[] {
-	return readFileSync(path.join(openRun(run.run, home).dir, 'steps.jsonl'), 'utf8')
-		.split('\n')
-		.filter(Boolean)
-		.map((l) => JSON.parse(l) as StepLine);
+	return readLogLines(openRun(run.run, home).dir, 'steps').map((l) => JSON.parse(l) as StepLine);
 }
 
 describe('interviews under ablation conditions', () => {

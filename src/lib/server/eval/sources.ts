@@ -1,6 +1,6 @@
 // What an evaluation reads from a run and its ancestors: restored states at sampled steps
 // (restoring many steps is the slow part, so a run's memory store is read once and every
-// snapshot step is rebuilt from it) and the commit lines of steps.jsonl (conversations, and
+// snapshot step is rebuilt from it) and the commit lines of the steps log (conversations, and
 // agents' positions in chosen windows), read once and only parsed where needed.
 
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,8 @@ import type { MemoryRecord } from '../../engine/memory';
 import { Simulation, type AgentView } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
-import { committedSteps, runFile, type RunReader, type StepLine } from '../journal/journal';
+import { committedSteps, type RunReader, type StepLine } from '../journal/journal';
+import { readLogText } from '../journal/log';
 import { MemoryStore } from '../memory/lance-store';
 import type { LiveModel } from '../run/models';
 import { loadState, runWorld } from '../run/runner';
@@ -129,7 +130,7 @@ export interface JournalScan {
 const STEP_PREFIX = /^\{"step":(\d+),/;
 
 /**
- * Reads the lineage's steps.jsonl files once. Lines are parsed only when they hold a
+ * Reads the lineage's steps logs once. Lines are parsed only when they hold a
  * conversation or end in one of `windows` (states [from, to), the state after a line's step).
  */
 export function scanJournal(lineage: LineageRun[], windows: [number, number][]): JournalScan {
@@ -137,9 +138,7 @@ export function scanJournal(lineage: LineageRun[], windows: [number, number][]):
 	const positions = new Map<number, AgentView[]>();
 	const inWindow = (state: number) => windows.some(([a, b]) => state >= a && state < b);
 	for (const { reader, from, to } of lineage) {
-		const file = runFile(reader.dir, 'steps.jsonl');
-		if (!existsSync(file)) continue;
-		const text = readFileSync(file, 'utf8');
+		const text = readLogText(reader.dir, 'steps');
 		let start = 0;
 		for (;;) {
 			const end = text.indexOf('\n', start);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunEstimate, RunInfo, RunUsage } from '../../api/types';
 import { openRun } from '../run/runner';
-import { RunManager } from './manager';
+import { runManager } from './manager';
 import * as runsRoute from '../../../routes/api/runs/+server';
 import * as runRoute from '../../../routes/api/runs/[id]/+server';
 import * as controlRoute from '../../../routes/api/runs/[id]/control/+server';
@@ -16,8 +16,7 @@ import * as estimateRoute from '../../../routes/api/runs/estimate/+server';
 
 const home = mkdtempSync(path.join(tmpdir(), 'ide-cost-'));
 process.env.SIMULACRA_HOME = home;
-const G = globalThis as unknown as Record<symbol, RunManager | undefined>;
-const manager = (G[Symbol.for('simulacra.runManager')] ??= new RunManager());
+const manager = runManager();
 
 afterAll(async () => {
 	await manager.shutdown();

@@ -1,57 +1,16 @@
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentView } from '../../engine/sim';
 import type { StepLine } from '../journal/journal';
 import { defaultWorldsDir } from '../world/analyse';
-import { JsonlIndex } from './jsonl-index';
+import { sealLogs } from '../journal/log';
 import { RunManager } from './manager';
 import { committedSteps, markersOf } from './run-data';
 
 const home = mkdtempSync(path.join(tmpdir(), 'ide-run-data-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
-
-describe('JsonlIndex', () => {
-	it('indexes complete lines as the file grows, skips a torn tail, rebuilds when the file is cut', () => {
-		const file = path.join(home, 'log.jsonl');
-		writeFileSync(file, '{"s":0,"v":"a"}\n{"s":1,"v":"é ü"}\n{"s":2,');
-		const seen: number[] = [];
-		const index = new JsonlIndex(file, (line, i) => {
-			seen.push(i);
-			return JSON.parse(line) as { s: number };
-		});
-		expect(index.refresh().count).toBe(2);
-		expect(index.lines(0, 2).map((l) => JSON.parse(l).v)).toEqual(['a', 'é ü']);
-		appendFileSync(file, '"v":"c"}\n\n{"s":3,"v":"d"}\n');
-		expect(index.refresh().count).toBe(4);
-		expect(seen).toEqual([0, 1, 2, 3]); // each line summarised once
-		expect(index.line(3)).toBe('{"s":3,"v":"d"}');
-		expect(index.lines(1, 4).map((l) => JSON.parse(l).s)).toEqual([1, 2, 3]);
-		expect(index.lowerBound(2, (x) => x.s)).toBe(2);
-		expect(index.lowerBound(9, (x) => x.s)).toBe(4);
-		const generation = index.generation;
-		truncateSync(file, '{"s":0,"v":"a"}\n'.length);
-		expect(index.refresh().count).toBe(1);
-		expect(index.generation).toBe(generation + 1);
-	});
-
-	it('decodes only the members before the cut key', () => {
-		const file = path.join(home, 'heads.jsonl');
-		const lines = [
-			{ step: 0, conversations: [{ agents: ['a', 'b'] }], agents: [{ id: 'x' }], calls: 1 },
-			{ step: 1, text: 'says ,"agents": in a string', agents: [], calls: 0 }
-		];
-		writeFileSync(file, lines.map((l) => JSON.stringify(l) + '\n').join(''));
-		const heads: string[] = [];
-		const index = new JsonlIndex(file, (head) => heads.push(head), { stop: 'agents', last: true });
-		index.refresh();
-		expect(heads.map((h) => JSON.parse(h))).toEqual([
-			{ step: 0, conversations: [{ agents: ['a', 'b'] }] },
-			{ step: 1, text: 'says ,"agents": in a string' }
-		]);
-	});
-});
 
 /** Agents whose positions and activities repeat every 1,300 steps (kept as JSON to write fast). */
 const agentsJson = new Map<number, string>();
@@ -77,7 +36,7 @@ function agentsAt(step: number, n: number): AgentView[] {
 }
 
 describe('frames of a long run', () => {
-	it('seeks any step of a 2-day, 25-agent run (17,280 steps) in well under 100 ms', async () => {
+	it('seeks any step of a 2-day, 25-agent run (17,280 steps, sealed into blocks up to step 12,000) in well under 100 ms', async () => {
 		const id = 'long-run';
 		const dir = path.join(home, 'runs', id);
 		mkdirSync(path.join(dir, 'snapshots'), { recursive: true });
@@ -119,34 +78,39 @@ describe('frames of a long run', () => {
 		const chunk: string[] = [];
 		for (let s = 0; s < 17_280; s++) {
 			chunk.push(lineOf(s));
+			// sealed every 120 steps, as the writer does at its snapshots, up to step 12,000
+			if (s < 12_000 && (s + 1) % 120 === 0) {
+				appendFileSync(file, chunk.splice(0).join(''));
+				sealLogs(dir, s);
+			}
 			if (chunk.length === 1000) appendFileSync(file, chunk.splice(0).join(''));
 		}
 		appendFileSync(file, chunk.join(''));
 
 		const manager = new RunManager({ home });
 		expect(committedSteps(dir, meta as never)).toBe(17_280);
-		const timeline = await manager.timeline(id);
+		const timeline = await manager.queries.timeline(id);
 		expect(timeline.steps).toBe(17_280);
 		expect(timeline.markers.filter((m) => m.kind === 'conversation').map((m) => m.step)).toEqual(Array.from({ length: 35 }, (_, i) => i * 500 + 1));
 
 		for (let i = 0; i < 300; i++) {
 			const n = 1 + ((i * 7919) % 17_280);
-			const frame = await manager.frame(id, n);
+			const frame = await manager.queries.frame(id, n);
 			if (frame.step !== n || frame.time !== start + n * 10_000 || JSON.stringify(frame.agents) !== agentsTextAt(n - 1)) {
 				expect.fail(`frame ${n} differs from its commit line`);
 			}
 		}
 
-		const many = await manager.frames(id, 15_000, 16_999);
+		const many = await manager.queries.frames(id, 15_000, 16_999);
 		expect(many.length).toBe(2000);
 		expect(many[1000].conversations).toEqual([]);
 		expect(many.find((f) => f.step === 15_501)?.conversations[0]?.id).toBe('c15500');
 
 		// the run grows: new steps are indexed on the next request
 		appendFileSync(file, lineOf(17_280) + lineOf(17_281).slice(0, 50));
-		expect((await manager.timeline(id)).steps).toBe(17_281);
-		expect((await manager.frame(id, 17_281)).agents).toEqual(agentsAt(17_280, 25));
-		await expect(manager.frame(id, 17_282)).rejects.toThrow(/not among them/);
+		expect((await manager.queries.timeline(id)).steps).toBe(17_281);
+		expect((await manager.queries.frame(id, 17_281)).agents).toEqual(agentsAt(17_280, 25));
+		await expect(manager.queries.frame(id, 17_282)).rejects.toThrow(/not among them/);
 	}, 120_000);
 });
 

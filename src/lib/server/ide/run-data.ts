@@ -6,7 +6,8 @@
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { RunReader, committedSteps, listSnapshotSteps, readRunMeta, readSnapshot, runFile, type CallRecord, type RunMeta } from '../journal/journal';
+import { RunReader, committedSteps, listSnapshotSteps, readRunMeta, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
+import { LogIndex } from '../journal/log';
 import { agentViews, type AgentView, type SimInput, type Snapshot } from '../../engine/sim';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
@@ -14,7 +15,6 @@ import type { Frame, Marker, RunUsage } from '../../api/types';
 import { runWorld } from '../run/runner';
 import type { UsageCounter } from '../run/cost';
 import { callHead, countCalls, usageCounter, type CallHead } from '../run/usage';
-import { JsonlIndex } from './jsonl-index';
 import { notFound } from './errors';
 
 export interface StepSummary {
@@ -42,7 +42,7 @@ export function runDir(runsDir: string, id: string): string {
 	return dir;
 }
 
-/** The committed step count from the last line of steps.jsonl, without reading the whole file. */
+/** The committed step count, without reading the whole steps log. */
 export { committedSteps };
 
 /** Agent views of a stored state (the same as `Simulation.view()` would give). */
@@ -93,8 +93,8 @@ interface StepLineRaw extends StepSummary {
 
 /** One run's journal, indexed for the IDE. */
 export class RunData {
-	readonly steps: JsonlIndex<StepSummary>;
-	readonly calls: JsonlIndex<CallSummary>;
+	readonly steps: LogIndex<StepSummary>;
+	readonly calls: LogIndex<CallSummary>;
 	private worldP: Promise<WorldDef> | null = null;
 	private markerList: Marker[] = [];
 	private marked = 0;
@@ -108,15 +108,16 @@ export class RunData {
 		const meta = this.meta;
 		// the agents (most of a step line) are read back only when a frame is asked for;
 		// `agents` is the step line's last key of that name (conversations have their own)
-		this.steps = new JsonlIndex(
-			runFile(dir, 'steps.jsonl'),
+		this.steps = new LogIndex(
+			dir,
+			'steps',
 			(head) => {
 				const l = JSON.parse(head) as StepSummary;
 				return { step: l.step, time: l.time, inputs: l.inputs, events: l.events, conversations: l.conversations };
 			},
 			{ stop: 'agents', last: true }
 		);
-		this.calls = new JsonlIndex(runFile(dir, 'calls.jsonl'), callHead, { stop: 'prompt' });
+		this.calls = new LogIndex(dir, 'calls', callHead, { stop: 'prompt' });
 		this.firstStep = meta.firstStep;
 		this.parent = meta.parent;
 	}

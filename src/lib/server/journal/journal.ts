@@ -5,6 +5,9 @@
 //   calls.jsonl          every model call (template, version, prompt, answer, parsed value...)
 //   traces.jsonl         every retrieval (enough to rebuild its score table)
 //   steps.jsonl          one line per committed step: inputs, events, conversations, agents
+//   logs/<log>.<from>-<to>.br  the three logs' lines of steps from..to, sealed into Brotli
+//                        blocks at each snapshot; the .jsonl files hold the lines since
+//                        (./log.ts, the one reader and writer of the logs)
 //   snapshots/<n>.json.br  full state after n steps, every `snapshotEvery` steps, Brotli-compressed
 //                        JSON (./codec.ts; runs from before compression have <n>.json)
 //   lance/               the memory streams (LanceDB, see ../memory/lance-store.ts): every memory
@@ -14,7 +17,7 @@
 // A run is made with status `creating` and becomes `running` once its first snapshot is
 // written; a run killed before that has no state to resume from and is shown as `incomplete`.
 //
-// A step is committed when its steps.jsonl line is complete. Lines of the other logs carry
+// A step is committed when its steps line is complete. Lines of the other logs carry
 // `s`, the step that commits them (-1 for the run's creation); on resume, anything after
 // the last committed step is cut off. Writes go straight to the files (they survive the process
 // being killed); data is synced to disk at least once a second and on close.
@@ -27,23 +30,19 @@ import {
 	openSync,
 	readFileSync,
 	readdirSync,
-	readSync,
 	renameSync,
 	rmSync,
-	statSync,
-	truncateSync,
 	writeFileSync,
 	writeSync
 } from 'node:fs';
 import path from 'node:path';
 import { WriteLock, type WriterKind } from '../store/lock';
 import { readSnapshotAt, snapshotStepOf, writeSnapshotAt } from './codec';
+import { committedSteps, cutLog, lastLogStep, LOG_NAMES, readLogLines, removeUnfinishedBlocks, sealLogs, tailFile, type LogName, type StepRange } from './log';
 import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
 import type { Ablation, ConversationRecord, RetrievalTrace, StepEvent } from '../../engine/state';
 import type { Settings } from '../../engine/types';
 import type { Budget, CallView, ModelChange, ModelIdentity, PauseInfo, Price, UsageRow } from '../../api/types';
-
-export const JOURNAL_FILES = ['calls.jsonl', 'traces.jsonl'] as const;
 
 /**
  * `paused`: stopped between steps, every step committed (by the user, or by itself at its budget
@@ -119,8 +118,8 @@ export interface StepLine {
 	memories: number;
 }
 
-/** The files of a run folder, by name: every module finds them here. */
-export type RunFileName = 'run.json' | 'steps.jsonl' | 'calls.jsonl' | 'traces.jsonl';
+/** The files of a run folder, by name: every module finds them here (the logs: ./log.ts). */
+export type RunFileName = 'run.json';
 
 export function runFile(dir: string, name: RunFileName): string {
 	return path.join(dir, name);
@@ -159,7 +158,7 @@ function writeJsonAtomic(file: string, value: unknown): void {
 // writing
 
 export class RunWriter {
-	private readonly fds = new Map<string, number>();
+	private readonly fds = new Map<LogName, number>();
 	private lastSync = 0;
 
 	private constructor(
@@ -170,9 +169,7 @@ export class RunWriter {
 		/** wall clock for sync pacing only; never enters the simulation */
 		private readonly clock: () => number = () => performance.now()
 	) {
-		for (const f of [...JOURNAL_FILES, 'steps.jsonl']) {
-			this.fds.set(f, openSync(path.join(dir, f), 'a'));
-		}
+		for (const log of LOG_NAMES) this.fds.set(log, openSync(tailFile(dir, log), 'a'));
 	}
 
 	/**
@@ -216,16 +213,11 @@ export class RunWriter {
 				`run ${meta.id} was stopped while it was being created, before its first snapshot: it cannot be resumed; delete it with \`runs rm ${meta.id}\``
 			);
 		}
-		const steps = readLines(path.join(dir, 'steps.jsonl'));
-		const lastStep = steps.length > 0 ? (JSON.parse(steps[steps.length - 1]) as StepLine).step : meta.firstStep - 1;
-		cutAfter(path.join(dir, 'steps.jsonl'), steps.length);
-		for (const f of JOURNAL_FILES) {
-			const file = path.join(dir, f);
-			const lines = readLines(file);
-			let keep = lines.length;
-			while (keep > 0 && (JSON.parse(lines[keep - 1]) as { s: number }).s > lastStep) keep--;
-			cutAfter(file, keep, lines);
-		}
+		// a block being written when the writer stopped is no one's now; sealed blocks hold only committed steps
+		removeUnfinishedBlocks(dir);
+		const last = lastLogStep(dir, 'steps');
+		const lastStep = Number.isFinite(last) ? last : meta.firstStep - 1;
+		for (const log of LOG_NAMES) cutLog(dir, log, lastStep);
 		// snapshots after the last committed step cannot exist, but a file being written when the
 		// writer stopped can: only the lock holder writes, so it is no one's now
 		for (const f of readdirSync(path.join(dir, 'snapshots'))) if (f.endsWith('.tmp')) rmSync(path.join(dir, 'snapshots', f), { force: true });
@@ -233,8 +225,8 @@ export class RunWriter {
 		return { writer: new RunWriter(dir, meta, lock), committed: lastStep + 1 };
 	}
 
-	private append(file: string, lines: string[]): void {
-		appendLines(this.fds.get(file) as number, lines);
+	private append(log: LogName, lines: string[]): void {
+		appendLines(this.fds.get(log) as number, lines);
 	}
 
 	/** Writes a step's records and then its commit line. */
@@ -242,8 +234,8 @@ export class RunWriter {
 		const s = out.step;
 		this.lock.verify();
 		// tokens ahead of the prompt, so that indexes reading only a line's head see them
-		this.append('calls.jsonl', calls.map(({ key, template, tokens, ...c }) => JSON.stringify({ s, key, template, tokens, ...c })));
-		this.append('traces.jsonl', out.traces.map((t) => JSON.stringify({ s, ...t })));
+		this.append('calls', calls.map(({ key, template, tokens, ...c }) => JSON.stringify({ s, key, template, tokens, ...c })));
+		this.append('traces', out.traces.map((t) => JSON.stringify({ s, ...t })));
 		if (s < this.meta.firstStep) return; // the creation's records are committed by its first snapshot
 		const line: StepLine = {
 			step: s,
@@ -255,15 +247,17 @@ export class RunWriter {
 			calls: calls.length,
 			memories: out.memories.length
 		};
-		this.append('steps.jsonl', [JSON.stringify(line)]);
+		this.append('steps', [JSON.stringify(line)]);
 		const now = this.clock();
 		if (now - this.lastSync > 1000) this.sync(now);
 	}
 
+	/** Writes a snapshot, then seals the logs' lines up to it into blocks (./log.ts). */
 	snapshot(snap: Snapshot): void {
 		this.lock.verify();
 		this.sync(this.clock());
 		writeSnapshotFile(this.dir, snap);
+		sealLogs(this.dir, snap.state.step - 1);
 	}
 
 	setStatus(status: RunStatus, patch: Partial<RunMeta> = {}): void {
@@ -309,12 +303,6 @@ export function updateRunMeta(dir: string, patch: Partial<RunMeta>, holder: Writ
 	}
 }
 
-function cutAfter(file: string, keep: number, lines = readLines(file)): void {
-	if (!existsSync(file)) return;
-	const bytes = lines.slice(0, keep).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
-	if (statSync(file).size !== bytes) truncateSync(file, bytes);
-}
-
 // ---------------------------------------------------------------------------
 // reading
 
@@ -327,8 +315,9 @@ export class RunReader {
 		this.meta = JSON.parse(readFileSync(file, 'utf8')) as RunMeta;
 	}
 
-	steps(): StepLine[] {
-		return readLines(path.join(this.dir, 'steps.jsonl')).map((l) => JSON.parse(l) as StepLine);
+	/** Commit lines, all or those of steps [range.from, range.to) (read from the blocks that hold them). */
+	steps(range?: StepRange): StepLine[] {
+		return readLogLines(this.dir, 'steps', range).map((l) => JSON.parse(l) as StepLine);
 	}
 
 	/** Steps committed: the state after this many steps is the latest one. */
@@ -344,12 +333,12 @@ export class RunReader {
 		return readSnapshotFile(this.dir, step);
 	}
 
-	calls(): (CallRecord & { s: number })[] {
-		return readLines(path.join(this.dir, 'calls.jsonl')).map((l) => JSON.parse(l));
+	calls(range?: StepRange): (CallRecord & { s: number })[] {
+		return readLogLines(this.dir, 'calls', range).map((l) => JSON.parse(l));
 	}
 
-	traces(): (RetrievalTrace & { s: number })[] {
-		return readLines(path.join(this.dir, 'traces.jsonl')).map((l) => JSON.parse(l));
+	traces(range?: StepRange): (RetrievalTrace & { s: number })[] {
+		return readLogLines(this.dir, 'traces', range).map((l) => JSON.parse(l));
 	}
 }
 
@@ -378,39 +367,5 @@ export function writeSnapshotFile(runDir: string, snap: Snapshot): void {
 
 export const readSnapshot = readSnapshotFile;
 
-/** The committed step count from the last line of steps.jsonl, without reading the whole file. */
-export function committedSteps(dir: string, meta: Pick<RunMeta, 'firstStep'>): number {
-	const file = path.join(dir, 'steps.jsonl');
-	if (!existsSync(file)) return meta.firstStep;
-	const size = statSync(file).size;
-	let window = 1 << 16;
-	for (;;) {
-		const from = Math.max(0, size - window);
-		const text = readRange(file, from, size - from);
-		const end = text.lastIndexOf('\n');
-		if (end < 0) {
-			if (from === 0) return meta.firstStep;
-			window *= 4;
-			continue;
-		}
-		const start = text.lastIndexOf('\n', end - 1);
-		if (start < 0 && from > 0) {
-			window *= 4;
-			continue;
-		}
-		const line = text.slice(start + 1, end);
-		if (!line.trim()) return meta.firstStep;
-		return (JSON.parse(line.slice(0, line.indexOf(',')) + '}') as { step: number }).step + 1;
-	}
-}
-
-function readRange(file: string, from: number, length: number): string {
-	const buf = Buffer.allocUnsafe(length);
-	const fd = openSync(file, 'r');
-	try {
-		const got = readSync(fd, buf, 0, length, from);
-		return buf.toString('utf8', 0, got);
-	} finally {
-		closeSync(fd);
-	}
-}
+/** The committed step count, from the logs' block names and last line (see ./log.ts). */
+export { committedSteps };

@@ -250,12 +250,16 @@ export class ModelGateway implements ModelPort {
 		const prepared = this.prepare(req);
 		const { cacheKey, base } = prepared;
 		const started = this.now();
+		// a step's keys start with its number: calls made ahead for soon after it come first
+		const step = Number(req.key.split('/')[0]);
+		if (Number.isFinite(step)) this.sem.at(step);
 
 		// A call made ahead of need with the same prompt: its answer is this call's answer.
 		const ahead = this.ahead.get(cacheKey);
 		if (ahead) {
 			this.ahead.delete(cacheKey);
 			if (ahead.ticket) this.sem.promote(ahead.ticket);
+			if (process.env.DEBUG_AHEAD) console.error(`HIT ${req.key} ${req.template} ${ahead.ticket ? 'queued/inflight' : ''}`);
 			const outcome = await this.waitFor(req, ahead.outcome);
 			// a provider failure is not an answer: the call is made again
 			if (!outcome.providerError) {
@@ -265,6 +269,7 @@ export class ModelGateway implements ModelPort {
 			}
 		}
 
+		if (process.env.DEBUG_AHEAD) console.error(`MISS ${req.key} ${req.template} ${ahead ? 'provider-error' : ''}`);
 		const cached = this.fromCache(prepared);
 		if (cached) {
 			this.record({ ...base, ...cached, latencyMs: this.now() - started });

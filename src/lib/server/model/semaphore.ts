@@ -5,6 +5,10 @@
 // waiter first, then to the soonest needed; among equals, to the owner (an agent) served
 // longest ago, so one agent's burst of calls does not hold the shared limit while the others
 // wait. A waiter made ahead is promoted when a step comes to need it.
+//
+// Calls needed far ahead (more than SOON_STEPS after the step being made, see `at`) hold at
+// most three quarters of the slots: the rest stay free for what the next steps need, so work
+// that becomes urgent (a reaction, a conversation) never queues behind the next hour's plans.
 
 export type Priority = 'now' | 'ahead';
 
@@ -31,9 +35,17 @@ export interface SlotOptions {
 	ticket?: (t: Ticket) => void;
 }
 
+/** Calls made ahead for the steps within this many of the current one are not "far". */
+export const SOON_STEPS = 30;
+
 export class Semaphore {
 	private active = 0;
 	private activeAhead = 0;
+	/** slots held by calls needed far ahead */
+	private activeFar = 0;
+	/** the step being made (calls made ahead rank by the step that needs them) */
+	private step = 0;
+	private readonly farLimit: number;
 	private waiters: Waiter[] = [];
 	private orders = 0;
 	/** owner -> when it was last given a slot */
@@ -41,6 +53,31 @@ export class Semaphore {
 
 	constructor(readonly limit: number) {
 		if (!Number.isInteger(limit) || limit < 1) throw new Error(`concurrency must be a positive integer (got ${limit})`);
+		this.farLimit = Math.max(1, Math.floor((limit * 3) / 4));
+	}
+
+	/** The step being made: calls made ahead for steps soon after it may take any slot. */
+	at(step: number): void {
+		if (step <= this.step) return;
+		this.step = step;
+		// waiters that are no longer far may take the free slots
+		while (this.active < this.limit && this.grantNext()) this.active++;
+	}
+
+	private far(t: Pick<Ticket, 'priority' | 'rank'>): boolean {
+		return t.priority === 'ahead' && t.rank > this.step + SOON_STEPS;
+	}
+
+	private hold(t: Ticket & { far?: boolean }): void {
+		if (t.priority === 'ahead') this.activeAhead++;
+		t.far = this.far(t);
+		if (t.far) this.activeFar++;
+	}
+
+	private unhold(t: Ticket & { far?: boolean }): void {
+		if (t.priority === 'ahead') this.activeAhead--;
+		if (t.far) this.activeFar--;
+		t.far = false;
 	}
 
 	/** slots in use */
@@ -64,11 +101,11 @@ export class Semaphore {
 		const priority = opts.priority ?? 'now';
 		const owner = opts.owner ?? '';
 		const rank = opts.rank ?? 0;
-		if (this.active < this.limit) {
+		if (this.active < this.limit && !(this.far({ priority, rank }) && this.activeFar >= this.farLimit)) {
 			this.active++;
-			if (priority === 'ahead') this.activeAhead++;
 			this.served.set(owner, this.orders++);
 			const t: Ticket = { priority, rank, owner, granted: true };
+			this.hold(t);
 			opts.ticket?.(t);
 			return t;
 		}
@@ -86,23 +123,30 @@ export class Semaphore {
 	promote(ticket: Ticket): void {
 		if (ticket.priority === 'now' || ticket.released) return;
 		if (ticket.granted) {
+			this.unhold(ticket);
 			ticket.priority = 'now';
-			this.activeAhead--;
 			return;
 		}
 		ticket.priority = 'now';
 	}
 
 	release(ticket?: Ticket): void {
-		if (ticket) ticket.released = true;
-		if (ticket?.priority === 'ahead') this.activeAhead--;
-		const next = this.dequeue();
+		if (ticket) {
+			ticket.released = true;
+			this.unhold(ticket);
+		}
 		// The slot passes straight to the next waiter, so `active` stays the same.
-		if (next) {
-			next.granted = true;
-			if (next.priority === 'ahead') this.activeAhead++;
-			next.resolve();
-		} else this.active--;
+		if (!this.grantNext()) this.active--;
+	}
+
+	/** Gives a slot to the next waiter that may take one; false when none may. */
+	private grantNext(): boolean {
+		const next = this.dequeue();
+		if (!next) return false;
+		next.granted = true;
+		this.hold(next);
+		next.resolve();
+		return true;
 	}
 
 	async run<T>(task: () => Promise<T>, opts: SlotOptions = {}): Promise<T> {
@@ -114,12 +158,17 @@ export class Semaphore {
 		}
 	}
 
-	/** The waiter to serve next: `now` first, then the soonest needed, then the owner served longest ago. */
+	/**
+	 * The waiter to serve next: `now` first, then the soonest needed, then the owner served
+	 * longest ago; a far one only while far calls hold fewer than their share of the slots.
+	 */
 	private dequeue(): Waiter | undefined {
 		let best = -1;
 		const key = (w: Waiter): [number, number, number, number] => [w.priority === 'now' ? 0 : 1, w.priority === 'now' ? 0 : w.rank, this.served.get(w.owner) ?? -1, w.order];
 		let bestKey: [number, number, number, number] | null = null;
+		const farFull = this.activeFar >= this.farLimit;
 		for (let i = 0; i < this.waiters.length; i++) {
+			if (farFull && this.far(this.waiters[i])) continue;
 			const k = key(this.waiters[i]);
 			if (!bestKey || less(k, bestKey)) {
 				best = i;

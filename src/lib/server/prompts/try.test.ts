@@ -64,11 +64,11 @@ describe('trying a text on a call a run recorded', () => {
 	}, 120_000);
 
 	it('renders the recorded variables with an edited text and asks the model again', async () => {
-		const calls = await manager.calls(runId, { template: 'daily_plan', limit: 10 });
+		const calls = await manager.queries.calls(runId, { template: 'daily_plan', limit: 10 });
 		expect(calls.length).toBeGreaterThan(0);
 		const recorded = calls[0];
 		expect(recorded.vars).toBeDefined();
-		const call = await findCall((f) => manager.calls(runId, f), runId, recorded.key, recorded.step);
+		const call = await findCall((f) => manager.queries.calls(runId, f), runId, recorded.key, recorded.step);
 		expect(call.key).toBe(recorded.key);
 
 		// the shipped text gives back the recorded prompt exactly
@@ -92,7 +92,7 @@ describe('trying a text on a call a run recorded', () => {
 	});
 
 	it('answers 404 for a key the run does not have', async () => {
-		const err = await findCall((f) => manager.calls(runId, f), runId, '1/nobody/99').catch((e: unknown) => e);
+		const err = await findCall((f) => manager.queries.calls(runId, f), runId, '1/nobody/99').catch((e: unknown) => e);
 		expect(err).toBeInstanceOf(TryError);
 		expect(err).toMatchObject({ status: 404 });
 		expect((err as Error).message).toContain('1/nobody/99');

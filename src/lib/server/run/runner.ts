@@ -576,7 +576,7 @@ export class LiveRun {
 }
 
 /** How far ahead (in steps) the next hour blocks are decomposed before they begin. */
-export const LOOKAHEAD_STEPS = 60;
+export const LOOKAHEAD_STEPS = 120;
 
 /** Default snapshot interval in steps (20 game minutes at 10 s a step): bounds the replay of a seek. */
 export const SNAPSHOT_EVERY = 120;

@@ -1,14 +1,13 @@
-// A run's usage (tokens and dollars per agent, template and model) read from its calls.jsonl:
+// A run's usage (tokens and dollars per agent, template and model) read from its calls log:
 // only each line's head (up to the prompt) is decoded, which holds the tokens in runs written
 // since they were put there; older lines are parsed whole.
 
-import path from 'node:path';
 import type { Price } from '../../api/types';
-import { JsonlIndex } from '../ide/jsonl-index';
+import { LogIndex } from '../journal/log';
 import type { RunMeta } from '../journal/journal';
 import { modelAtStep, UsageCounter, type CostedCall } from './cost';
 
-/** The head of a calls.jsonl line. */
+/** The head of a calls log line. */
 export interface CallHead {
 	s: number;
 	key: string;
@@ -32,9 +31,9 @@ export function callHead(head: string): CallHead {
 	};
 }
 
-/** An index of a run's calls.jsonl whose summaries are the lines' heads. */
-export function callIndex(runDir: string): JsonlIndex<CallHead> {
-	return new JsonlIndex(path.join(runDir, 'calls.jsonl'), callHead, { stop: 'prompt' });
+/** An index of a run's calls log whose summaries are the lines' heads. */
+export function callIndex(runDir: string): LogIndex<CallHead> {
+	return new LogIndex(runDir, 'calls', callHead, { stop: 'prompt' });
 }
 
 /** The price function of a run: the prices run.json records, else `fallback`. */
@@ -48,7 +47,7 @@ export function usageCounter(meta: RunMeta, fallback?: (model: string) => Price 
 }
 
 /** Adds lines [from, index.count) of a refreshed index to `counter`; returns index.count. */
-export function countCalls(index: JsonlIndex<CallHead>, counter: UsageCounter, from = 0): number {
+export function countCalls(index: LogIndex<CallHead>, counter: UsageCounter, from = 0): number {
 	for (let i = from; i < index.count; i++) {
 		const head = index.summaries[i];
 		const call: CostedCall = head.tokens ? (head as CostedCall) : (JSON.parse(index.line(i)) as CostedCall);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { listRuns, loadState, resumeRun, startRun, stateHash } from '../run/runner';
 import { lineageTraces } from '../run/traces';
 import { listSnapshotSteps, readSnapshotFile, writeSnapshotFile } from '../journal/journal';
+import { listBlocks, readLogText } from '../journal/log';
 import { WriteLock } from './lock';
 import { liveStatus, openRun, runLineage } from './store';
 import { checkRun, removeRun } from './upkeep';
@@ -20,12 +21,35 @@ describe('runs check', () => {
 		expect(await checkRun(a.run, home)).toMatchObject({ status: 'done', committed: 30, snapshots: 4, problems: [] });
 		const dir = openRun(a.run, home).dir;
 		const steps = path.join(dir, 'steps.jsonl');
-		const good = readFileSync(steps, 'utf8');
+		// the finished run's lines are all in sealed blocks (logs/), its tails empty
+		expect(listBlocks(dir, 'steps').map((b) => `${b.from}-${b.to}`)).toEqual(['0-9', '10-19', '20-29']);
+		expect(readFileSync(steps, 'utf8')).toBe('');
+		const good = readLogText(dir, 'steps');
 		const lines = good.split('\n');
 
-		// a second writer's lines: step 20 again after step 29
-		appendFileSync(steps, lines[20] + '\n');
+		// a seal stopped between its block's rename and the tail's cut: lines in both
+		writeFileSync(steps, lines.slice(20, 30).join('\n') + '\n');
 		let c = await checkRun(a.run, home);
+		expect(c.committed).toBe(30);
+		expect(c.problems).toEqual([{ where: 'steps.jsonl', what: '10 line(s) repeat steps a block already holds (a seal was stopped before it cut the log)', repair: expect.stringMatching(/resum/) }]);
+		writeFileSync(steps, '');
+
+		// a block that does not decompress, and one a seal left half-written
+		const block = listBlocks(dir, 'calls')[1].file;
+		const sealed = readFileSync(block);
+		writeFileSync(block, sealed.subarray(0, sealed.length >> 1));
+		writeFileSync(path.join(dir, 'logs', 'traces.30-39.br.tmp'), 'half');
+		c = await checkRun(a.run, home);
+		expect(c.problems.map((p) => `${p.where}: ${p.what.replace(/\(.*/, '')}`)).toEqual([`logs/${path.basename(block)}: does not decompress `, 'logs/traces.30-39.br.tmp: is a block that was being written when the writer stopped']);
+		expect(c.problems[0].repair).toMatch(new RegExp(`run --from ${a.run}@0`));
+		writeFileSync(block, sealed);
+		rmSync(path.join(dir, 'logs', 'traces.30-39.br.tmp'));
+
+		// a run from before sealed blocks (plain logs): a second writer's lines, step 20 again after step 29
+		for (const b of listBlocks(dir, 'steps')) rmSync(b.file);
+		writeFileSync(steps, good);
+		appendFileSync(steps, lines[20] + '\n');
+		c = await checkRun(a.run, home);
 		expect(c.problems).toHaveLength(1);
 		expect(c.problems[0]).toMatchObject({ where: 'steps.jsonl' });
 		expect(c.problems[0].what).toMatch(/line 31 is the commit line of step 20, not of step 30: steps were written twice/);
@@ -108,7 +132,9 @@ describe('crash-safe creation and confined copies', () => {
 		const dir = openRun(a.run, home).dir;
 		const meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8'));
 		writeFileSync(path.join(dir, 'run.json'), JSON.stringify({ ...meta, status: 'creating' }));
+		// the logs as the first snapshot left them: the creation's lines only
 		writeFileSync(path.join(dir, 'steps.jsonl'), '');
+		for (const log of ['steps', 'calls', 'traces'] as const) for (const b of listBlocks(dir, log)) if (b.to >= 0) rmSync(b.file);
 		for (const s of [10, 12]) for (const f of [`${s}.json`, `${s}.json.br`]) rmSync(path.join(dir, 'snapshots', f), { force: true });
 		expect(listSnapshotSteps(dir)).toEqual([0]);
 		expect(listRuns(home).find((r) => r.id === a.run)?.status).toBe('interrupted');

@@ -2,10 +2,11 @@
 // repair what does not), and removing a run.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Snapshot } from '../../engine/sim';
-import { RunReader, listSnapshotSteps, readLines, readSnapshotFile } from '../journal/journal';
+import { RunReader, listSnapshotSteps, readSnapshotFile } from '../journal/journal';
+import { checkLog, LOG_NAMES, readLogLines, tornTail, type LogName } from '../journal/log';
 import { MemoryStore } from '../memory/lance-store';
 import { dataHome } from '../paths';
 import { RunLockedError, WriteLock, liveWriter } from './lock';
@@ -29,13 +30,6 @@ export interface RunCheck {
 	problems: CheckProblem[];
 }
 
-function tornTail(file: string): number {
-	if (!existsSync(file)) return 0;
-	const text = readFileSync(file);
-	const end = text.lastIndexOf(0x0a);
-	return text.length - (end + 1);
-}
-
 /**
  * Verifies a run: its commit lines (whole, in order, one per step), the other logs against
  * them, its snapshots and its memory rows against the snapshots. Reads only; a run being
@@ -56,8 +50,25 @@ export async function checkRun(id: string, home = dataHome()): Promise<RunCheck>
 		add('run.json', `run.json says "${meta.status}" but no process is writing the run: it was interrupted`, `continue it (${resume}); nothing is lost of what was committed`);
 	}
 
+	// sealed blocks (logs/<log>.<from>-<to>.br) against their names and the tails
+	const fork = (step: number) => `fork a new run from step ${step} (npm run simulacra -- run --from ${id}@${step} --steps N), which copies only the good part, then remove this one (${remove})`;
+	const unreadable = new Set<LogName>();
+	for (const log of LOG_NAMES) {
+		for (const p of checkLog(dir, log)) {
+			if (p.repair === 'fork') unreadable.add(log);
+			add(p.where, p.what, p.repair === 'resume' ? `resuming drops them (${resume})` : p.repair === 'delete' ? 'delete the file (it is not used)' : fork(meta.firstStep));
+		}
+	}
+	const linesOf = (log: LogName): string[] => {
+		try {
+			return readLogLines(dir, log);
+		} catch {
+			return []; // a block that does not decompress: reported above
+		}
+	};
+
 	// commit lines
-	const lines = readLines(path.join(dir, 'steps.jsonl'));
+	const lines = unreadable.has('steps') ? [] : linesOf('steps');
 	let expected = meta.firstStep;
 	let committed = meta.firstStep;
 	for (let i = 0; i < lines.length; i++) {
@@ -79,13 +90,13 @@ export async function checkRun(id: string, home = dataHome()): Promise<RunCheck>
 		expected++;
 		committed = expected;
 	}
-	const torn = tornTail(path.join(dir, 'steps.jsonl'));
+	const torn = tornTail(dir, 'steps');
 	if (torn > 0) add('steps.jsonl', `ends in a torn line of ${torn} bytes after step ${committed - 1} (a writer stopped mid-line)`, `resuming cuts it (${resume})`);
 
 	// the other logs: every line belongs to a committed step (or to the run's creation)
-	for (const f of ['calls.jsonl', 'traces.jsonl']) {
-		const file = path.join(dir, f);
-		const rows = readLines(file);
+	for (const log of ['calls', 'traces'] as const) {
+		const f = `${log}.jsonl`;
+		const rows = unreadable.has(log) ? [] : linesOf(log);
 		let last = -Infinity;
 		let after = 0;
 		const keys = new Set<string>();
@@ -113,7 +124,7 @@ export async function checkRun(id: string, home = dataHome()): Promise<RunCheck>
 			}
 		}
 		if (after > 0) add(f, `${after} line(s) of steps after the last commit (step ${committed - 1}), from a step that was not finished`, `resuming cuts them (${resume})`);
-		const t = tornTail(file);
+		const t = tornTail(dir, log);
 		if (t > 0) add(f, `ends in a torn line of ${t} bytes`, `resuming cuts it (${resume})`);
 	}
 

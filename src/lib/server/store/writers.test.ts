@@ -3,14 +3,14 @@
 // byte for byte as a run never killed.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, watch } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunManager } from '../ide/manager';
 import { ApiError } from '../ide/errors';
 import { listRuns, loadState, startRun, stateHash } from '../run/runner';
-import { readLines } from '../journal/journal';
+import { readLogBytes, readLogLines, tornTail } from '../journal/log';
 import { checkRun } from './upkeep';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -54,16 +54,13 @@ function runIds(home: string): string[] {
 	return existsSync(dir) ? readdirSync(dir).filter((f) => existsSync(path.join(dir, f, 'run.json'))) : [];
 }
 
-function stepsText(home: string, id: string): string {
-	const file = path.join(home, 'runs', id, 'steps.jsonl');
-	return existsSync(file) ? readFileSync(file, 'latin1') : '';
+/** The committed steps log (whole lines, sealed blocks decompressed), as log.ts reads it. */
+function committedText(home: string, id: string): string {
+	return readLogBytes(path.join(home, 'runs', id), 'steps').toString('latin1');
 }
 
-/** The committed part of steps.jsonl (whole lines). */
-function committedText(home: string, id: string): string {
-	const t = stepsText(home, id);
-	return t.slice(0, t.lastIndexOf('\n') + 1);
-}
+/** Lines in the steps log so far. */
+const stepCount = (home: string, id: string) => readLogLines(path.join(home, 'runs', id), 'steps').length;
 
 async function until(test: () => boolean, ms: number): Promise<void> {
 	const end = Date.now() + ms;
@@ -78,7 +75,7 @@ const WORLD = ['--world', 'the-ville-3', '--seed', '5'];
 /** A run killed (SIGKILL) once it has committed `after` steps. */
 async function killedRun(home: string, steps: number, after: number): Promise<string> {
 	const p = cli(home, ['run', ...WORLD, '--steps', String(steps)]);
-	await until(() => runIds(home).length === 1 && readLines(path.join(home, 'runs', runIds(home)[0], 'steps.jsonl')).length >= after, 120_000);
+	await until(() => runIds(home).length === 1 && stepCount(home, runIds(home)[0]) >= after, 120_000);
 	p.child.kill('SIGKILL');
 	await p.done;
 	return runIds(home)[0];
@@ -109,7 +106,7 @@ describe('one writer per run (real processes)', () => {
 		expect(refused.stderr).toMatch(HOLDER('CLI', String(winner.child.pid)));
 		expect(refused.stderr).not.toMatch(/\n\s+at /);
 		expect(committedText(home, id)).toBe((await ref()).steps);
-		expect(stepsText(home, id).length).toBe((await ref()).steps.length);
+		expect(tornTail(path.join(home, 'runs', id), 'steps')).toBe(0);
 		expect((await checkRun(id, home)).problems).toEqual([]);
 		expect(listRuns(home)[0].status).toBe('done');
 	}, 300_000);
@@ -129,7 +126,7 @@ describe('one writer per run (real processes)', () => {
 
 			// the CLI holds it: the IDE is refused (409), naming the CLI's process
 			const c = cli(home, ['resume', id]);
-			await until(() => existsSync(path.join(home, 'runs', id, 'writer.lock')) && readLines(path.join(home, 'runs', id, 'steps.jsonl')).length > 20, 120_000);
+			await until(() => existsSync(path.join(home, 'runs', id, 'writer.lock')) && stepCount(home, id) > 20, 120_000);
 			const ide = new RunManager({ home });
 			let refused: unknown;
 			try {
@@ -140,9 +137,9 @@ describe('one writer per run (real processes)', () => {
 			expect(refused).toBeInstanceOf(ApiError);
 			expect((refused as ApiError).status).toBe(409);
 			expect((refused as Error).message).toMatch(HOLDER('CLI', String(c.child.pid)));
-			expect(ide.list().find((l) => l.id === id)?.status).toBe('running');
+			expect(ide.queries.list().find((l) => l.id === id)?.status).toBe('running');
 			expect((await c.done).code).toBe(0);
-			expect(ide.list().find((l) => l.id === id)?.status).toBe('done');
+			expect(ide.queries.list().find((l) => l.id === id)?.status).toBe('done');
 			await ide.shutdown();
 			const lines = (await ref()).steps.split('\n');
 			expect(committedText(home, id)).toBe(lines.slice(0, 600).join('\n') + '\n');
@@ -151,13 +148,13 @@ describe('one writer per run (real processes)', () => {
 		}
 	}, 300_000);
 
-	it('killed at random moments (creation and snapshots included): nothing committed is lost, it ends as if never killed', async () => {
+	it('killed at random moments (creation, snapshots and seals included): nothing committed is lost, it ends as if never killed', async () => {
 		const kills = Number(process.env.KILL_LOOP_KILLS ?? 6);
 		const home = newHome();
 		let id: string | null = null;
 		let kept = '';
 		let incomplete = 0;
-		const kinds = { creation: 0, snapshot: 0, random: 0 };
+		const kinds = { creation: 0, snapshot: 0, seal: 0, random: 0 };
 		let seed = 12345;
 		const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 		for (let k = 0; k < kills; k++) {
@@ -171,19 +168,21 @@ describe('one writer per run (real processes)', () => {
 				id = null;
 			}
 			const p = id ? cli(home, ['resume', id]) : cli(home, ['run', ...WORLD, '--steps', String(STEPS)]);
-			// in turn: as the run is made (or reopened), while a snapshot is written, at any moment
-			const kind = (['creation', 'snapshot', 'random'] as const)[k % 3];
+			// in turn: as the run is made (or reopened), while a snapshot is written, while the logs
+			// are sealed into a block, at any moment
+			const kind = (['creation', 'snapshot', 'seal', 'random'] as const)[k % 4];
 			const folder = () => (id ?? runIds(home)[0]) && path.join(home, 'runs', id ?? runIds(home)[0]);
 			const exited = () => p.child.exitCode !== null;
 			if (kind === 'creation') {
 				await until(() => exited() || (!!folder() && existsSync(path.join(folder() as string, 'writer.lock'))), 120_000);
 				await sleep(random() * 400);
-			} else if (kind === 'snapshot') {
-				await until(() => exited() || (!!folder() && existsSync(path.join(folder() as string, 'snapshots'))), 120_000);
-				// killed on the first file event of a snapshot being written
+			} else if (kind === 'snapshot' || kind === 'seal') {
+				const sub = kind === 'snapshot' ? 'snapshots' : 'logs';
+				await until(() => exited() || (!!folder() && existsSync(path.join(folder() as string, sub))), 120_000);
+				// killed on the first file event of a snapshot (or a log block) being written
 				await new Promise<void>((resolve) => {
 					if (exited()) return resolve();
-					const w = watch(path.join(folder() as string, 'snapshots'), () => {
+					const w = watch(path.join(folder() as string, sub), () => {
 						p.child.kill('SIGKILL');
 						w.close();
 						resolve();
@@ -226,7 +225,7 @@ describe('one writer per run (real processes)', () => {
 		expect((await checkRun(id as string, home)).problems).toEqual([]);
 		// the kills that landed, by moment (a run may finish before a late kill lands); and how many
 		// left a run that had to be made again
-		expect(kinds.creation + kinds.snapshot + kinds.random).toBeGreaterThanOrEqual(Math.ceil(kills / 2));
+		expect(kinds.creation + kinds.snapshot + kinds.seal + kinds.random).toBeGreaterThanOrEqual(Math.ceil(kills / 2));
 		console.info(`kill loop: ${JSON.stringify(kinds)} SIGKILLs, ${incomplete} run(s) killed before their first snapshot`);
 	}, 3_600_000);
 });

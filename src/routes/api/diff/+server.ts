@@ -3,7 +3,7 @@
 import { cachedDiff } from '$lib/server/diff/diff';
 import { badRequest, notFound } from '$lib/server/ide/errors';
 import { answer } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import { validRunId } from '$lib/server/ide/run-data';
 import type { RequestHandler } from './$types';
 
@@ -13,5 +13,5 @@ export const GET: RequestHandler = ({ url }) =>
 		const b = url.searchParams.get('b');
 		if (!a || !b) throw badRequest('a diff compares two runs: ?a=RUN&b=RUN');
 		for (const id of [a, b]) if (!validRunId(id)) throw notFound(`no run "${id.slice(0, 200)}"`);
-		return cachedDiff(a, b, { home: runManager().home });
+		return cachedDiff(a, b, { home: runQueries().home });
 	});

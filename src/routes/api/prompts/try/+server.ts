@@ -1,5 +1,5 @@
 // Tries a template text on a model call a run recorded (see $lib/server/prompts/try); stores nothing.
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import { bodyInt, bodyString } from '$lib/server/ide/validate';
 import { providerFromEnv } from '$lib/server/model';
 import { readObject, respond } from '$lib/server/prompts/http';
@@ -15,7 +15,7 @@ export const POST: RequestHandler = ({ request }) =>
 		const step = bodyInt(body.step, 'step', { min: -1 });
 		if (typeof body.source !== 'string') throw new Error('source must be the template text to try');
 		if (body.source.length > 64 * 1024) throw new Error('the template is longer than 65536 characters');
-		const manager = runManager();
-		const call = await findCall((filter) => manager.calls(run, filter), run, key, step);
+		const queries = runQueries();
+		const call = await findCall((filter) => queries.calls(run, filter), run, key, step);
 		return tryCall(run, call, body.source, providerFromEnv());
 	});

@@ -1,6 +1,6 @@
 import { answer } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import type { RequestHandler } from './$types';
 
 /** RunInfo of one run. */
-export const GET: RequestHandler = ({ params }) => answer(() => runManager().info(params.id));
+export const GET: RequestHandler = ({ params }) => answer(() => runQueries().info(params.id));

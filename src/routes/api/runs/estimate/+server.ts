@@ -1,6 +1,6 @@
 import { answer, readBody } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import type { RequestHandler } from './$types';
 
 /** What a run or fork would cost before it starts (StartRunRequest -> RunEstimate). */
-export const POST: RequestHandler = ({ request }) => answer(async () => runManager().estimate(await readBody(request)));
+export const POST: RequestHandler = ({ request }) => answer(async () => runQueries().estimate(await readBody(request)));

@@ -1,12 +1,12 @@
 import { answer } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import { queryInt } from '$lib/server/ide/validate';
 import type { RequestHandler } from './$types';
 
 /** Model calls ?agent=&template=&from=&to=&limit= (CallView[], newest last). */
 export const GET: RequestHandler = ({ params, url }) =>
 	answer(() =>
-		runManager().calls(params.id, {
+		runQueries().calls(params.id, {
 			agent: url.searchParams.get('agent') || undefined,
 			template: url.searchParams.get('template') || undefined,
 			from: queryInt(url, 'from', { min: -1 }),

@@ -5,7 +5,7 @@ import { readInterviewSet } from '$lib/server/eval/interviews';
 import { evaluateRun } from '$lib/server/eval/metrics';
 import { badRequest } from '$lib/server/ide/errors';
 import { errorResponse } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import { runDir } from '$lib/server/ide/run-data';
 import { queryInt } from '$lib/server/ide/validate';
 import { runsDir } from '$lib/server/run/runner';
@@ -19,7 +19,7 @@ import type { RequestHandler } from './$types';
  */
 export const GET: RequestHandler = async ({ params, url }) => {
 	try {
-		const home = runManager().home;
+		const home = runQueries().home;
 		runDir(runsDir(home), params.id);
 		const step = queryInt(url, 'step');
 		const format = url.searchParams.get('format') ?? 'json';

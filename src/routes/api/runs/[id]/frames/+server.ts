@@ -1,6 +1,6 @@
 import { badRequest } from '$lib/server/ide/errors';
 import { errorResponse } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import { queryInt } from '$lib/server/ide/validate';
 import type { RequestHandler } from './$types';
 
@@ -9,7 +9,7 @@ export const GET: RequestHandler = async ({ params, url }) => {
 	try {
 		const from = queryInt(url, 'from');
 		if (from === undefined) throw badRequest('from is required (frames ?from=A&to=B)');
-		const body = await runManager().framesJson(params.id, from, queryInt(url, 'to') ?? from);
+		const body = await runQueries().framesJson(params.id, from, queryInt(url, 'to') ?? from);
 		return new Response(body, { headers: { 'content-type': 'application/json' } });
 	} catch (err) {
 		return errorResponse(err);

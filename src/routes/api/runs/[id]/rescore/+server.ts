@@ -1,7 +1,7 @@
 import { answer } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import { rescoreFromQuery } from '$lib/server/rescore/api';
 import type { RequestHandler } from './$types';
 
 /** Every recorded retrieval re-scored under a grid of weights and decays (RescoreReport; see rescore/api.ts). */
-export const GET: RequestHandler = ({ params, url }) => answer(() => rescoreFromQuery(params.id, url.searchParams, runManager().home));
+export const GET: RequestHandler = ({ params, url }) => answer(() => rescoreFromQuery(params.id, url.searchParams, runQueries().home));

@@ -1,8 +1,8 @@
 import { answer } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import { queryInt } from '$lib/server/ide/validate';
 import type { RequestHandler } from './$types';
 
 /** Retrievals of the lineage, ?agent=X&step=N to filter (TraceSummary[]). */
 export const GET: RequestHandler = ({ params, url }) =>
-	answer(() => runManager().retrievals(params.id, { agent: url.searchParams.get('agent') || undefined, step: queryInt(url, 'step') }));
+	answer(() => runQueries().retrievals(params.id, { agent: url.searchParams.get('agent') || undefined, step: queryInt(url, 'step') }));

@@ -1,6 +1,6 @@
 import { answer } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import type { RequestHandler } from './$types';
 
 /** Step count and markers of the run's lineage (Timeline). */
-export const GET: RequestHandler = ({ params }) => answer(() => runManager().timeline(params.id));
+export const GET: RequestHandler = ({ params }) => answer(() => runQueries().timeline(params.id));

@@ -1,6 +1,6 @@
 import { answer } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import type { RequestHandler } from './$types';
 
 /** Tokens and dollars of the run's own calls per agent, template and model (RunUsage). */
-export const GET: RequestHandler = ({ params }) => answer(() => runManager().usage(params.id));
+export const GET: RequestHandler = ({ params }) => answer(() => runQueries().usage(params.id));

@@ -1,7 +1,7 @@
 import { answer } from '$lib/server/ide/http';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import { queryInt } from '$lib/server/ide/validate';
 import type { RequestHandler } from './$types';
 
 /** One agent at ?step=N (default: the latest), from the exact restored state (AgentDetail). */
-export const GET: RequestHandler = ({ params, url }) => answer(() => runManager().agent(params.id, params.agent, queryInt(url, 'step')));
+export const GET: RequestHandler = ({ params, url }) => answer(() => runQueries().agent(params.id, params.agent, queryInt(url, 'step')));

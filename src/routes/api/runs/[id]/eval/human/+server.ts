@@ -1,6 +1,6 @@
 import { answer, readBody } from '$lib/server/ide/http';
 import { badRequest } from '$lib/server/ide/errors';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import { runDir } from '$lib/server/ide/run-data';
 import { queryInt } from '$lib/server/ide/validate';
 import { deleteHumanAnswer, humanAnswers, parseHumanAnswersRequest, saveHumanAnswers } from '$lib/server/eval/human';
@@ -14,7 +14,7 @@ import type { RequestHandler } from './$types';
 /** -> HumanAnswerSet (an empty list when none were written). */
 export const GET: RequestHandler = ({ params, url }) =>
 	answer(() => {
-		const home = runManager().home;
+		const home = runQueries().home;
 		runDir(runsDir(home), params.id);
 		return humanAnswers(params.id, queryInt(url, 'step'), home);
 	});
@@ -22,7 +22,7 @@ export const GET: RequestHandler = ({ params, url }) =>
 /** HumanAnswersRequest -> HumanAnswerSet (everything stored for the step). */
 export const PUT: RequestHandler = ({ params, request }) =>
 	answer(async () => {
-		const home = runManager().home;
+		const home = runQueries().home;
 		runDir(runsDir(home), params.id);
 		return saveHumanAnswers(params.id, parseHumanAnswersRequest(await readBody(request)), { home });
 	});
@@ -30,7 +30,7 @@ export const PUT: RequestHandler = ({ params, request }) =>
 /** ?step=N&agent=A&question=Q: removes that answer -> HumanAnswerSet. */
 export const DELETE: RequestHandler = ({ params, url }) =>
 	answer(() => {
-		const home = runManager().home;
+		const home = runQueries().home;
 		runDir(runsDir(home), params.id);
 		const agent = url.searchParams.get('agent')?.trim();
 		const question = url.searchParams.get('question')?.trim();

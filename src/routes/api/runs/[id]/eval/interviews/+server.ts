@@ -1,6 +1,6 @@
 import { answer, readBody } from '$lib/server/ide/http';
 import { badRequest } from '$lib/server/ide/errors';
-import { runManager } from '$lib/server/ide/manager';
+import { runQueries } from '$lib/server/store/queries';
 import { runDir } from '$lib/server/ide/run-data';
 import { AGENT_NAME, bodyInt, isObject, queryInt } from '$lib/server/ide/validate';
 import { listInterviewSets, readInterviewSet, runInterviews } from '$lib/server/eval/interviews';
@@ -10,7 +10,7 @@ import type { RequestHandler } from './$types';
 /** Stored interview sets: InterviewSetListing[]; with ?step=N the set itself (InterviewSet). */
 export const GET: RequestHandler = ({ params, url }) =>
 	answer(() => {
-		const home = runManager().home;
+		const home = runQueries().home;
 		runDir(runsDir(home), params.id);
 		const step = queryInt(url, 'step');
 		return step === undefined ? listInterviewSets(params.id, home) : readInterviewSet(params.id, step, home);
@@ -28,7 +28,7 @@ function nameList(value: unknown, field: string, pattern: RegExp): string[] | un
 /** Interviews every chosen agent with every question under every condition (InterviewRequest -> InterviewSet). */
 export const POST: RequestHandler = ({ params, request }) =>
 	answer(async () => {
-		const home = runManager().home;
+		const home = runQueries().home;
 		runDir(runsDir(home), params.id);
 		const body = await readBody(request);
 		if (!isObject(body)) throw badRequest('the body must be a JSON object { step?, agents?, conditions? }');

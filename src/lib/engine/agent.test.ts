@@ -189,10 +189,10 @@ describe('sleep follows the plan, not the words', () => {
 			asleepAt.push(isSleeping(ana()));
 		}
 		expect(asleepAt.slice(0, 4).every((x) => !x)).toBe(true);
-		// from the end of her conversation with Ben (decided 2 game minutes after they meet at
+		// from the end of her conversation with Ben (decided 4 game minutes after they meet at
 		// 22:55, then 8 game minutes: one a turn) to 07:00 without a break (the new day's plan is
 		// made at midnight)
-		expect(asleepAt.slice(10, 485).every((x) => x)).toBe(true);
+		expect(asleepAt.slice(12, 485).every((x) => x)).toBe(true);
 		expect(asleepAt.at(-1)).toBe(false);
 		expect(ana().plan!.day).toBe(firstDay + 1);
 		expect(ana().plan!.wakeMinute).toBe(7 * 60);

@@ -133,11 +133,16 @@ describe('reactions to the world', () => {
 		expect(judgedBefore.length).toBeGreaterThan(0);
 		const before = model.calls.length;
 		const noticed = await sim.step([{ type: 'set-object', address: STOVE, state: 'burning' }], model);
-		// noticed now, decided two game minutes (two steps here) later; meanwhile the cooks go on
+		// noticed now, decided `perception.reactionMinutes` later (a step is a game minute here);
+		// meanwhile the cooks go on
 		expect(noticed.events.filter((e) => e.kind === 'reaction')).toEqual([]);
 		expect(model.calls.slice(before).filter((c) => c.template === 'react')).toEqual([]);
-		for (const c of cooks) expect(sim.agent(c.id).reacting).toMatchObject({ object: STOVE, objectState: 'burning', commitStep: noticed.step + 2 });
-		await sim.step([], model);
+		const later = sim.state.settings.perception.reactionMinutes;
+		expect(later).toBeGreaterThan(1);
+		for (const c of cooks) expect(sim.agent(c.id).reacting).toMatchObject({ object: STOVE, objectState: 'burning', commitStep: noticed.step + later });
+		for (let i = 1; i < later; i++) await sim.step([], model);
+		const burning = () => model.calls.slice(before).filter((c) => c.template === 'react' && c.vars.observation === 'stove is burning');
+		expect(burning()).toEqual([]);
 		const t = sim.state.step;
 		const out = await sim.step([], model);
 		const reactions = out.events.filter((e) => e.kind === 'reaction');

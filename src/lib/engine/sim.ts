@@ -68,7 +68,7 @@ export interface AgentView {
 }
 
 /** How many steps ahead `lookahead` foresees who will meet whom. */
-const REACT_AHEAD_STEPS = 30;
+const REACT_AHEAD_STEPS = 60;
 
 /** Where an agent is foreseen at the start of a step, and what it is seen doing. */
 interface Foreseen {
@@ -422,8 +422,6 @@ export class Simulation {
 			for (const e of candidates) {
 				const r = noticeReaction(ctx, e, s.step + this.reactionSteps(a));
 				if (!r) continue;
-				// eslint-disable-next-line
-				if ((globalThis as any).process?.env?.DEBUG_AHEAD) console.error(`NOTICE ${a.id} at ${s.step} ${r.description} recall=${r.recall} status=${r.status}`);
 				if (r.commitStep > s.step) a.reacting = r;
 				else talkTo = await this.reactNow(ctx, r);
 				break;
@@ -604,7 +602,13 @@ export class Simulation {
 				if (opts.started.has(job)) continue;
 				opts.started.add(job);
 				const at = dayStart(this.time) + b.start * MINUTE;
-				jobs.push(decompose(ctxOf(a.id, at, Math.ceil((at - this.world.start) / this.stepMs)), structuredClone(b)));
+				const ctx = ctxOf(a.id, at, Math.ceil((at - this.world.start) / this.stepMs));
+				// places are chosen from where the agent will be: where the block before ends
+				const last = plan.blocks[bi - 1]?.subtasks?.at(-1)?.address;
+				const tile = last ? this.index.arena(splitAddress(last).slice(0, 2).join(':'))?.arena.walkable[0] : undefined;
+				const standing = tile === undefined ? ctx : new AgentContext({ ...ctx.agent, tile }, ctx.stream, this, model, ctx.keyPrefix, at, ctx.out, false);
+				standing.speculative = true;
+				jobs.push(decompose(standing, structuredClone(b)));
 			}
 		}
 		// Importance ratings due within the horizon whose memories are all known already.
@@ -692,8 +696,6 @@ export class Simulation {
 					const r = noticeReaction(noticing, e, commitStep);
 					if (!r) continue;
 					r.recall = this.sizeAt(a, k);
-					// eslint-disable-next-line
-					if ((globalThis as any).process?.env?.DEBUG_AHEAD) console.error(`FORESEE ${a.id} at ${s.step} for ${s.step + k} ${r.description} recall=${r.recall} status=${r.status}`);
 					jobs.push(this.reactAhead(ctxOf(a.id, timeAt(commitStep - s.step), commitStep), r, talkAhead));
 					break;
 				}

@@ -286,7 +286,7 @@ describe('end-to-end measures', () => {
 		// the parent's conversations are the fork's sources too
 		const maria = forked.diffusion[0].answers.at(-1)!.answers.find((a) => a.agent === 'maria-lopez')!;
 		expect(maria.knows).toBe(true);
-		expect(maria.source?.conversation?.id).toBe('c2187-isabella-rodriguez-maria-lopez');
+		expect(maria.source?.conversation?.id).toBe('c2211-isabella-rodriguez-maria-lopez');
 	}, 60_000);
 
 	it('is stored and read back on the next request', async () => {

@@ -290,7 +290,7 @@ async function evaluate(runId: string, opts: EvaluateOptions & { home: string })
 						supportCount: support.length,
 						support: ends(support)
 					};
-					if (knows) out.source = sourceOf(agent, support[0], seedMemories, conversations, timeOf);
+					if (knows) out.source = sourceOf(agent, support[0], seedMemories, conversations, timeOf, stateAt);
 					return out;
 				}));
 				const point: DiffusionPoint = {
@@ -410,14 +410,16 @@ function sourceOf(
 	first: MemoryRecord,
 	seedMemories: ReadonlySet<string>,
 	conversations: Map<string, ConversationRecord>,
-	timeOf: (n: number) => number
+	timeOf: (n: number) => number,
+	stateAt: (ms: number) => number
 ): KnowledgeSource {
 	const memory = memoryRef(first);
 	if (first.step === 0 && first.kind === 'thought' && seedMemories.has(`${agent}\n${first.description}`)) return { how: 'seed', memory };
 	const out: KnowledgeSource = { how: first.kind, memory };
 	if (first.with) {
 		out.from = first.with;
-		const c = conversations.get(conversationKey(first.step, agent, first.with));
+		// made when the talk took effect (stored once rated, maybe a few steps later)
+		const c = conversations.get(conversationKey(stateAt(first.created), agent, first.with));
 		// the step the talk took effect (and the journal logged it), where its memories were made
 		const at = c?.endStep ?? c?.step;
 		if (c && at !== undefined) out.conversation = { id: c.id, step: at, time: formatIso(timeOf(at)), with: first.with };
@@ -449,7 +451,7 @@ function eventReport(
 		if (a === host) continue;
 		const told = (support.get(a) ?? []).find((m) => m.with && (m.kind === 'conversation' || m.kind === 'thought'));
 		if (told) {
-			const c = at.conversations.get(conversationKey(told.step, a, told.with as string));
+			const c = at.conversations.get(conversationKey(at.stateAt(told.created), a, told.with as string));
 			invited.push({
 				agent: a,
 				from: told.with as string,

@@ -68,13 +68,13 @@ describe('run manager and API', () => {
 		expect(info.steps).toBe(1);
 		expect(info.status).toBe('paused');
 
-		await ok(call(controlRoute.POST, { id }, '', { action: 'run', steps: 12 }));
+		await ok(call(controlRoute.POST, { id }, '', { action: 'run', steps: 28 }));
 		await manager.settled(id);
 		info = await ok<RunInfo>(call(runRoute.GET, { id }));
-		expect(info).toMatchObject({ steps: 13, status: 'paused', live: true });
+		expect(info).toMatchObject({ steps: 29, status: 'paused', live: true });
 		// no snapshot since step 0, yet the paused run's latest retrievals can be rebuilt
-		const first = openRun(id, home).snapshot(0).memory;
-		const recent = (await ok<TraceSummary[]>(call(retrievalsRoute.GET, { id }))).filter((t) => t.candidates > first[t.agent].size);
+		expect(openRun(id, home).snapshotSteps()).toEqual([0]);
+		const recent = (await ok<TraceSummary[]>(call(retrievalsRoute.GET, { id }))).filter((t) => t.step > 0);
 		expect(recent.length).toBeGreaterThan(0);
 		const recentTable = await ok<RetrievalTable>(call(retrievalRoute.GET, { id, trace: recent.at(-1)?.id ?? '' }));
 		expect(recentTable.matchesRecord).toBe(true);
@@ -87,9 +87,9 @@ describe('run manager and API', () => {
 		await ok(call(controlRoute.POST, { id }, '', { action: 'run', steps: 3 }));
 		const events = await readEvents(stream, (es) => es.filter((e) => e.type === 'step').length >= 3);
 		abort.abort();
-		expect(events[0]).toMatchObject({ type: 'status', steps: 13 });
+		expect(events[0]).toMatchObject({ type: 'status', steps: 29 });
 		const steps = events.filter((e): e is Extract<RunEvent, { type: 'step' }> => e.type === 'step');
-		expect(steps.map((e) => e.step)).toEqual([14, 15, 16]);
+		expect(steps.map((e) => e.step)).toEqual([30, 31, 32]);
 		await manager.settled(id);
 		const journal = stepFrames(id);
 		for (const e of steps) {
@@ -103,7 +103,7 @@ describe('run manager and API', () => {
 		await ok(call(controlRoute.POST, { id }, '', { action: 'run', steps: 5 }));
 		await manager.settled(id);
 		expect(performance.now() - t0).toBeGreaterThanOrEqual(195);
-		expect((await ok<RunInfo>(call(runRoute.GET, { id }))).steps).toBe(21);
+		expect((await ok<RunInfo>(call(runRoute.GET, { id }))).steps).toBe(37);
 
 		await ok(call(controlRoute.POST, { id }, '', { action: 'speed', stepsPerSecond: 0 }));
 		info = await ok<RunInfo>(call(controlRoute.POST, { id }, '', { action: 'play' }));

@@ -259,7 +259,6 @@ export class ModelGateway implements ModelPort {
 		if (ahead) {
 			this.ahead.delete(cacheKey);
 			if (ahead.ticket) this.sem.promote(ahead.ticket);
-			if (process.env.DEBUG_AHEAD) console.error(`HIT ${req.key} ${req.template} ${ahead.ticket ? 'queued/inflight' : ''}`);
 			const outcome = await this.waitFor(req, ahead.outcome);
 			// a provider failure is not an answer: the call is made again
 			if (!outcome.providerError) {
@@ -269,7 +268,6 @@ export class ModelGateway implements ModelPort {
 			}
 		}
 
-		if (process.env.DEBUG_AHEAD) console.error(`MISS ${req.key} ${req.template} ${ahead ? 'provider-error' : ''}`);
 		const cached = this.fromCache(prepared);
 		if (cached) {
 			this.record({ ...base, ...cached, latencyMs: this.now() - started });

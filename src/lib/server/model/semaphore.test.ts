@@ -60,6 +60,32 @@ describe('Semaphore', () => {
 		expect(h.sem.inFlightAhead).toBe(0);
 	});
 
+	it('keeps a quarter of the slots from calls needed far ahead, for what the next steps need', async () => {
+		const h = harness(4);
+		h.sem.at(100);
+		// needed 31+ steps ahead: far; at most three of the four slots
+		for (const n of ['far-1', 'far-2', 'far-3', 'far-4']) h.take(n, { priority: 'ahead', rank: 140, owner: n });
+		await new Promise((r) => setImmediate(r));
+		expect(h.order).toEqual(['far-1', 'far-2', 'far-3']);
+		expect(h.sem.inFlight).toBe(3);
+		// a call needed soon takes the free slot at once
+		h.take('soon', { priority: 'ahead', rank: 110, owner: 's' });
+		await new Promise((r) => setImmediate(r));
+		expect(h.order.at(-1)).toBe('soon');
+		// a freed far slot goes to the waiting far call
+		await h.release('far-1');
+		expect(h.order.at(-1)).toBe('far-4');
+		// as the steps go on, what was far is soon: the queue is served when slots are free
+		const late = h.take('late-far', { priority: 'ahead', rank: 200, owner: 'l' });
+		await h.release('soon');
+		await new Promise((r) => setImmediate(r));
+		expect(h.order).not.toContain('late-far');
+		h.sem.at(180);
+		await new Promise((r) => setImmediate(r));
+		expect(h.order.at(-1)).toBe('late-far');
+		expect(late.ticket().granted).toBe(true);
+	});
+
 	it('refuses a limit that is not a positive integer', () => {
 		expect(() => new Semaphore(0)).toThrow(/positive integer/);
 	});

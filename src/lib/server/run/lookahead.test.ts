@@ -7,9 +7,10 @@ import { loadState, openRun, resumeRun, startRun, type RunOptions } from './runn
 const home = mkdtempSync(path.join(tmpdir(), 'lookahead-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-// Smallville, seed 1: three conversations begin at step 0 and are committed at step 48 (a
-// fourth begins at step 6).
-const base = { world: 'smallville', seed: 1, home, steps: 60 };
+// Smallville, seed 1: six agents notice each other at step 0 and decide at step 24 (four game
+// minutes later) to talk: three conversations begin then and are committed at step 72 (a fourth
+// begins at step 30, noticed at step 6).
+const base = { world: 'smallville', seed: 1, home, steps: 90 };
 
 async function withModel<T>(latencyMs: number, concurrency: number, run: () => Promise<T>): Promise<T> {
 	const saved = { latency: process.env.SIMULACRA_OFFLINE_LATENCY_MS, concurrency: process.env.SIMULACRA_MODEL_CONCURRENCY };
@@ -25,28 +26,36 @@ async function withModel<T>(latencyMs: number, concurrency: number, run: () => P
 	}
 }
 
-describe('the town does not wait on one conversation, and the outcome does not depend on waiting', () => {
-	it('a conversation is state from its first step and takes effect at its commit step', async () => {
+describe('the town does not wait on one reaction or conversation, and the outcome does not depend on waiting', () => {
+	it('a reaction and a conversation are state from their first step and take effect at their commit step', async () => {
 		const a = await withModel(0, 64, () => startRun(base));
 		const lines = openRun(a.run, home).steps();
-		// begun at steps 0 and 6, each committed 48 steps (eight game minutes) later
+		// each committed 48 steps (eight game minutes) after it began
 		const committed = lines.flatMap((l) => l.conversations.map((c) => [c.step, l.step]));
 		expect(committed).toEqual([
-			[0, 48],
-			[0, 48],
-			[0, 48],
-			[6, 54]
+			[24, 72],
+			[24, 72],
+			[24, 72],
+			[30, 78]
 		]);
 		expect(lines.flatMap((l) => l.conversations).every((c) => c.lines.length >= 2)).toBe(true);
-		const { sim } = await loadState(a.run, 20, { home });
+		// at step 10 the decisions are under way: noticed at 0 (or 5, 6), decided four game minutes later
+		const early = (await loadState(a.run, 10, { home })).sim;
+		expect(early.state.talks ?? []).toEqual([]);
+		const reacting = early.state.agents.filter((x) => x.reacting).map((x) => [x.reacting?.step, x.reacting?.commitStep]);
+		expect(reacting).toContainEqual([0, 24]);
+		expect(reacting).toContainEqual([6, 30]);
+		expect(early.state.agents.find((x) => x.reacting)?.action.chatWith).toBe('');
+		const { sim } = await loadState(a.run, 27, { home });
 		expect(sim.state.talks?.map((t) => [t.step, t.commitStep])).toEqual([
-			[0, 48],
-			[0, 48],
-			[0, 48],
-			[6, 54]
+			[24, 72],
+			[24, 72],
+			[24, 72]
 		]);
 		const [x, y] = sim.state.talks?.[0].agents ?? ['', ''];
 		expect(sim.agent(x).action.chatWith).toBe(y);
+		expect(sim.agent(x).reacting).toBeUndefined();
+		expect(sim.state.agents.filter((b) => b.reacting).map((b) => b.reacting?.commitStep)).toContain(30);
 	}, 120_000);
 
 	it('the same state hash at 0 ms and 800 ms latency, with 1 and 64 calls in flight, and after a fork or a resume mid-conversation', async () => {
@@ -57,19 +66,19 @@ describe('the town does not wait on one conversation, and the outcome does not d
 		expect(slow.stateHash).toBe(fast.stateHash);
 		expect(slow.llmCalls).toBe(fast.llmCalls);
 
-		// step 20 is in the middle of the three conversations
-		const fork = await withModel(0, 8, () => startRun({ home, from: { run: fast.run, step: 20 }, steps: 40 }));
+		// step 27 is in the middle of three conversations and of the reactions that begin the fourth
+		const fork = await withModel(0, 8, () => startRun({ home, from: { run: fast.run, step: 27 }, steps: 63 }));
 		expect(fork.stateHash).toBe(fast.stateHash);
 
 		const stop = new AbortController();
 		let done = 0;
 		const onProgress: RunOptions['onProgress'] = () => {
-			if (++done === 20) stop.abort();
+			if (++done === 27) stop.abort();
 		};
 		const cut = await withModel(0, 8, () => startRun({ ...base, onProgress, signal: stop.signal }));
-		expect(cut.steps).toBe(20);
+		expect(cut.steps).toBe(27);
 		const resumed = await withModel(0, 8, () => resumeRun(cut.run, { home }));
-		expect(resumed.steps).toBe(60);
+		expect(resumed.steps).toBe(90);
 		expect(resumed.stateHash).toBe(fast.stateHash);
 	}, 240_000);
 });

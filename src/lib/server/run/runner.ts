@@ -186,8 +186,10 @@ export async function loadState(
 	}
 	if (base < step) {
 		const live = opts.model ?? (await createModel(meta.model.provider as ModelChoice, { home, promptsDir: path.join(reader.dir, 'prompts') }));
-		const inputs = new Map(reader.steps().map((l) => [l.step, l.inputs]));
-		await replayTo(sim, step, reader.calls().filter((c) => c.s >= base && c.s < step), (s) => inputs.get(s) ?? [], live);
+		// only the blocks that hold the replayed steps are read
+		const range = { from: base, to: step };
+		const inputs = new Map(reader.steps(range).map((l) => [l.step, l.inputs]));
+		await replayTo(sim, step, reader.calls(range).filter((c) => c.s >= base && c.s < step), (s) => inputs.get(s) ?? [], live);
 	}
 	return { sim, reader, world };
 }

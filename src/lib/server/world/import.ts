@@ -47,7 +47,7 @@ export function defaultManifest(name: string, map: string): object {
 		start: '2023-02-13T07:00:00',
 		secondsPerStep: 10,
 		defaults: {
-			perception: { visionRadius: 8, attentionBandwidth: 8, retention: 8 },
+			perception: { visionRadius: 8, attentionBandwidth: 8, retention: 8, reactionMinutes: 4 },
 			retrieval: { weights: { recency: 1, importance: 1, relevance: 1 }, decay: 0.995, topK: 30 },
 			reflection: { threshold: 150 },
 			conversation: { maxTurns: 8, cooldownMinutes: 60 }

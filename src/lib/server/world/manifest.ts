@@ -226,6 +226,7 @@ const SETTING_RULES: Record<string, NumberRule> = {
 	'perception.visionRadius': POSITIVE_INT,
 	'perception.attentionBandwidth': POSITIVE_INT,
 	'perception.retention': POSITIVE_INT,
+	'perception.reactionMinutes': NON_NEGATIVE,
 	'retrieval.weights.recency': NON_NEGATIVE,
 	'retrieval.weights.importance': NON_NEGATIVE,
 	'retrieval.weights.relevance': NON_NEGATIVE,
@@ -375,7 +376,7 @@ const PERSONA_FIELDS = {
 	seedMemories: true,
 	perception: false
 } satisfies Record<keyof PersonaDef, boolean>;
-const PERCEPTION_FIELDS = ['visionRadius', 'attentionBandwidth', 'retention'] as const;
+const PERCEPTION_FIELDS = ['visionRadius', 'attentionBandwidth', 'retention', 'reactionMinutes'] as const;
 
 export async function readPersonas(dir: string, problems: ProblemList): Promise<Personas> {
 	const pdir = path.join(dir, 'personas');
@@ -440,7 +441,7 @@ function checkPersona(
 	if (v.perception !== undefined && c.object(v.perception, ['perception'], PERCEPTION_FIELDS, '"perception"')) {
 		perception = {};
 		for (const k of PERCEPTION_FIELDS) {
-			const n = c.number(v.perception, ['perception'], k, POSITIVE_INT, false);
+			const n = c.number(v.perception, ['perception'], k, SETTING_RULES[`perception.${k}`], false);
 			if (n !== undefined) perception[k] = n;
 		}
 	}

@@ -158,7 +158,12 @@ describe('importance ratings due at a step', () => {
 		expect(dueBatch(waiting(0, 1, 4), 4 * min)).toBe(0);
 		expect(dueBatch(waiting(0, 1, 4), 5 * min)).toBe(2);
 		expect(dueBatch(waiting(0, 3, 4), 5 * min)).toBe(2);
-		expect(dueBatch(waiting(...Array.from({ length: 16 }, () => 9)), 9 * min)).toBe(16);
+		// sixteen waiting: all that have waited two minutes, once the sixteenth has (known ahead too)
+		const sixteen = waiting(...Array.from({ length: 16 }, () => 9));
+		expect(dueBatch(sixteen, 9 * min)).toBe(0);
+		expect(dueBatch(sixteen, 11 * min)).toBe(16);
+		expect(dueBatch([...sixteen, ...waiting(10)], 11 * min)).toBe(16);
+		expect(dueAhead(sixteen, 11 * min, 10 * min)).toBe(16);
 		expect(dueBatch([], 9 * min)).toBe(0);
 	});
 

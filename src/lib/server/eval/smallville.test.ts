@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { formatIso } from '../../engine/clock';
 import { mentionsAll } from '../../eval/classify';
 import { loadState, openRun, startRun } from '../run/runner';
 import { evaluateRun } from './metrics';
@@ -52,7 +53,11 @@ describe('evaluating two game days of Smallville', () => {
 						expect(mentionsAll(m!.description, d.fact.keywords)).toBe(true);
 					}
 					if (a.source!.conversation) {
-						expect(a.source!.conversation.step).toBe(a.source!.memory.step);
+						// the memory was made when the talk took effect and stored once rated (within 5 game minutes)
+						const made = sim.stream(a.agent).records.find((r) => r.id === a.source!.memory.id)!.created;
+						expect(a.source!.conversation.time).toBe(formatIso(made));
+						expect(a.source!.memory.step - a.source!.conversation.step).toBeGreaterThanOrEqual(0);
+						expect(a.source!.memory.step - a.source!.conversation.step).toBeLessThanOrEqual(30);
 						expect(a.source!.from).toBe(a.source!.conversation.with);
 					}
 					checked++;

@@ -20,7 +20,7 @@ describe('loadWorld on the tiny fixture', () => {
 		expect(def.start).toBe(Date.UTC(2023, 1, 13, 7, 0, 0));
 		expect(def.secondsPerStep).toBe(10);
 		// defaults merged over DEFAULT_SETTINGS
-		expect(def.settings.perception).toEqual({ visionRadius: 4, attentionBandwidth: 8, retention: 8 });
+		expect(def.settings.perception).toEqual({ visionRadius: 4, attentionBandwidth: 8, retention: 8, reactionMinutes: 4 });
 		expect(def.settings.retrieval.weights).toEqual({ recency: 1, importance: 1, relevance: 2 });
 		expect(def.settings.retrieval.decay).toBe(0.995);
 		expect(world.warnings).toEqual([]);

@@ -186,8 +186,21 @@ export type ControlRequest =
  * Server-sent events on GET /api/runs/:id/events (`data: <json>` lines, one RunEvent each).
  * A `status` event is sent first on connect. `step.frame` equals the journal's frame.
  */
+/** What the model is doing while a live run's step is being made. */
+export interface ModelActivity {
+	/** calls in flight, and of them made ahead of need */
+	inFlight: number;
+	inFlightAhead: number;
+	/** calls waiting for a slot */
+	queued: number;
+	/** the calls the step is waiting for */
+	waitingFor: { template: string; agent: string }[];
+}
+
 export type RunEvent =
 	| { type: 'step'; step: number; frame: Frame; markers: Marker[]; usage?: UsageRow }
+	/** sent while a step waits for the model (at most every 400 ms) */
+	| { type: 'model'; step: number; activity: ModelActivity }
 	| { type: 'status'; status: RunStatus; steps: number; target: number; live: boolean; speed: number; usage?: UsageRow; budget?: Budget | null; pause?: PauseInfo | null }
 	| { type: 'error'; message: string };
 

@@ -183,6 +183,34 @@ describe('run manager and API', () => {
 		await fails(notJson, 400, /not valid JSON/);
 		await fails(call(eventsRoute.GET, { id: 'missing' }), 404);
 	}, 60_000);
+
+	it('while a step waits for the model, the event stream says what it waits for', async () => {
+		const saved = process.env.SIMULACRA_OFFLINE_LATENCY_MS;
+		process.env.SIMULACRA_OFFLINE_LATENCY_MS = '300';
+		let id = '';
+		try {
+			({ id } = await ok<{ id: string }>(call(runsRoute.POST, {}, '', { world: 'the-ville-3', steps: 2, seed: 5, paused: true })));
+		} finally {
+			if (saved === undefined) delete process.env.SIMULACRA_OFFLINE_LATENCY_MS;
+			else process.env.SIMULACRA_OFFLINE_LATENCY_MS = saved;
+		}
+		const abort = new AbortController();
+		const stream = await call(eventsRoute.GET, { id }, '', undefined, abort.signal);
+		// the first step plans every agent's day: chains of calls answered after 300 ms each
+		await ok(call(controlRoute.POST, { id }, '', { action: 'run', steps: 1 }));
+		const events = await readEvents(stream, (es) => es.some((e) => e.type === 'step'));
+		abort.abort();
+		await manager.settled(id);
+		const waiting = events.filter((e): e is Extract<RunEvent, { type: 'model' }> => e.type === 'model');
+		expect(waiting.length).toBeGreaterThan(0);
+		expect(waiting.every((e) => e.step === 0)).toBe(true);
+		const templates = new Set(waiting.flatMap((e) => e.activity.waitingFor.map((w) => w.template)));
+		expect(templates.has('agent_summary') || templates.has('daily_plan') || templates.has('hourly_schedule')).toBe(true);
+		expect(waiting.some((e) => e.activity.inFlight > 0)).toBe(true);
+		expect(waiting.flatMap((e) => e.activity.waitingFor.map((w) => w.agent)).every((a) => ['isabella-rodriguez', 'klaus-mueller', 'maria-lopez'].includes(a))).toBe(true);
+		// the step event comes after the waiting
+		expect(events.findIndex((e) => e.type === 'step')).toBeGreaterThan(events.findIndex((e) => e.type === 'model'));
+	}, 60_000);
 });
 
 async function anyObject(id: string): Promise<string> {

@@ -58,6 +58,8 @@ function nextStep(e: Live): number {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const yieldToEvents = () => new Promise<void>((r) => setImmediate(r));
+/** How often a step waiting for the model reports what it waits for. */
+const ACTIVITY_MS = 400;
 
 export class RunManager implements LiveRuns {
 	private readonly lives = new Map<string, Live>();
@@ -258,9 +260,11 @@ export class RunManager implements LiveRuns {
 				e.queued = [];
 				e.inFlight = e.run.step;
 				e.stepping = true;
+				const watch = setInterval(() => this.publishActivity(id, e), ACTIVITY_MS);
 				try {
 					await e.run.advance();
 				} finally {
+					clearInterval(watch);
 					e.stepping = false;
 				}
 				await this.publishStep(id, e.run.step);
@@ -434,6 +438,17 @@ export class RunManager implements LiveRuns {
 			budget: (e ? e.run.meta.budget : meta.budget) ?? null,
 			pause: (e ? e.run.meta.pause : meta.pause) ?? null
 		};
+	}
+
+	/** While a step waits for the model: calls in flight and what the step waits for. */
+	private publishActivity(id: string, e: Live): void {
+		if (!this.listeners.get(id)?.size || !e.stepping) return;
+		const a = e.run.model.activity();
+		this.publish(id, {
+			type: 'model',
+			step: e.inFlight,
+			activity: { inFlight: a.inFlight, inFlightAhead: a.inFlightAhead, queued: a.queued, waitingFor: a.waitingFor.map(({ template, agent }) => ({ template, agent })) }
+		});
 	}
 
 	private publishStatus(id: string): void {

@@ -3,7 +3,7 @@
 // from the frame of the current step kept in a FrameStore.
 
 import { createContext } from 'svelte';
-import type { AgentDetail, Budget, Frame, Marker, PauseInfo, RunEvent, RunInfo, RunStatus, Timeline, UsageRow } from '$lib/api/types';
+import type { AgentDetail, Budget, Frame, Marker, ModelActivity, PauseInfo, RunEvent, RunInfo, RunStatus, Timeline, UsageRow } from '$lib/api/types';
 import { createApi, type Api } from '$lib/shared/api';
 import { FrameStore, mapAgents } from '../frames';
 import type { MapAgent, MapHost } from '../map-host';
@@ -65,6 +65,8 @@ export class RunState implements MapHost {
 
 	/** tokens and dollars of the run's own calls so far (live while it steps) */
 	usage = $state.raw<UsageRow | null>(null);
+	/** what the model is doing while the live run's next step waits for it (null: not waiting) */
+	modelActivity = $state.raw<ModelActivity | null>(null);
 	budget = $state.raw<Budget | null>(null);
 	/** why the run paused by itself (budget reached, model fault) */
 	pauseInfo = $state.raw<PauseInfo | null>(null);
@@ -417,7 +419,11 @@ export class RunState implements MapHost {
 	private onEvent(ev: RunEvent): void {
 		this.lastEventAt = performance.now();
 		switch (ev.type) {
+			case 'model':
+				this.modelActivity = ev.activity.waitingFor.length > 0 ? ev.activity : null;
+				break;
 			case 'step': {
+				this.modelActivity = null;
 				this.frames.put(ev.frame);
 				if (ev.usage) this.usage = ev.usage;
 				if (ev.markers.length) this.markers = mergeMarkers(this.markers, ev.markers);
@@ -428,6 +434,7 @@ export class RunState implements MapHost {
 				this.statusEvents++;
 				this.status = ev.status;
 				this.live = ev.live;
+				if (!ev.live) this.modelActivity = null;
 				if (Number.isFinite(ev.speed)) this.stepsPerSecond = ev.speed;
 				this.target = ev.target;
 				if (ev.usage) this.usage = ev.usage;

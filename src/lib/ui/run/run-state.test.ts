@@ -164,6 +164,21 @@ describe('RunState', () => {
 		expect(run.playing).toBe(false);
 	});
 
+	it('shows what a waiting step waits for until the step arrives', () => {
+		const { api } = fakeApi(50);
+		const run = new RunState(world, info(50, { status: 'running' }), readPlace(new URLSearchParams('')), api);
+		const send = (e: unknown) => (run as unknown as { onEvent(e: unknown): void }).onEvent(e);
+		const activity = { inFlight: 12, inFlightAhead: 9, queued: 3, waitingFor: [{ template: 'react', agent: 'a' }] };
+		send({ type: 'model', step: 50, activity });
+		expect(run.modelActivity).toEqual(activity);
+		// calls in flight without a step waiting for them show nothing
+		send({ type: 'model', step: 50, activity: { ...activity, waitingFor: [] } });
+		expect(run.modelActivity).toBeNull();
+		send({ type: 'model', step: 50, activity });
+		send({ type: 'step', step: 51, frame: { step: 51, time: 0, agents: [], conversations: [] }, markers: [] });
+		expect(run.modelActivity).toBeNull();
+	});
+
 	it('asks a running run that went quiet for its status', async () => {
 		const { api } = fakeApi(50);
 		const run = new RunState(world, info(50, { status: 'running' }), readPlace(new URLSearchParams('')), api);

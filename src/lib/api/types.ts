@@ -75,6 +75,11 @@ export interface RunUsage {
 	templates: Record<string, UsageRow>;
 	models: ModelUsage[];
 	budget: Budget | null;
+	/**
+	 * calls made ahead of need that no step used: not part of the run (not in `total`), but paid
+	 * for; a budget counts them
+	 */
+	aheadUnused?: UsageRow;
 }
 
 /**

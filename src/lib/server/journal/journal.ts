@@ -83,6 +83,11 @@ export interface RunMeta {
 	pause?: PauseInfo | null;
 	/** tokens and dollars of the run's own calls, as of the last status write */
 	usage?: UsageRow;
+	/**
+	 * tokens and dollars of calls made ahead of need that no step used (not in the calls log:
+	 * they are not part of the run, but they were paid for), as of the last status write
+	 */
+	aheadUnused?: UsageRow;
 }
 
 /**

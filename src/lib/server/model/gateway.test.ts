@@ -384,6 +384,23 @@ describe('ModelGateway.prefetch', () => {
 		expect(g.activity()).toMatchObject({ aheadUsed: 1, waitingFor: [] });
 	});
 
+	it('counts the tokens of answers made ahead that no step used: forgotten ones, and at the end every one unclaimed', async () => {
+		const p = new ScriptedProvider(() => '{"choice": "kitchen"}');
+		const { g } = gateway(p);
+		await g.prefetch({ ...choose, key: '40/nora/0' });
+		await g.prefetch({ ...choose, key: '41/nora/0', vars: { ...choose.vars, activity: 'cooking dinner' } });
+		await g.complete(choose);
+		// one was used by a step; the other is still waiting for one
+		expect(g.drainUnusedAhead()).toEqual([]);
+		const left = g.drainUnusedAhead(true);
+		expect(left).toHaveLength(1);
+		expect(left[0]).toMatchObject({ key: '41/nora/0', template: 'choose_arena', agent: 'nora', tokens: { prompt: 100 } });
+		expect(g.drainUnusedAhead(true)).toEqual([]);
+		// more asked ahead than are kept: the oldest are forgotten, and counted
+		for (let i = 0; i < 4100; i++) await g.prefetch({ ...choose, key: `50/nora/${i}`, vars: { ...choose.vars, activity: `task ${i}` } });
+		expect(g.drainUnusedAhead()).toHaveLength(4100 - 4096);
+	});
+
 	it('another prompt is not served from a call made ahead; a provider failure ahead is asked again when needed', async () => {
 		let n = 0;
 		const p = new ScriptedProvider(() => (n++ === 0 ? new ProviderError('quota', 1) : '{"choice": "bedroom"}'));

@@ -108,6 +108,20 @@ interface CallOutcome {
 interface AheadCall {
 	outcome: Promise<CallOutcome>;
 	ticket?: Ticket;
+	/** what the call cost, once answered (a provider failure costs nothing here) */
+	spent?: AheadSpend;
+	/** a step took the answer */
+	used?: boolean;
+}
+
+/** A call made ahead of need, for counting its tokens when no step uses it. */
+export interface AheadSpend {
+	key: string;
+	template: string;
+	agent?: string;
+	provider: string;
+	model: string;
+	tokens: { prompt: number; completion: number };
 }
 
 interface Prepared {
@@ -193,6 +207,8 @@ export class ModelGateway implements ModelPort {
 	private readonly waiting = new Map<number, { template: string; agent: string; key: string }>();
 	private waitIds = 0;
 	private readonly counts = { aheadStarted: 0, aheadUsed: 0 };
+	/** calls made ahead of need, answered, and forgotten unused (see drainUnusedAhead) */
+	private readonly unused: AheadSpend[] = [];
 
 	constructor(options: GatewayOptions) {
 		this.provider = options.provider;
@@ -258,6 +274,7 @@ export class ModelGateway implements ModelPort {
 		const ahead = this.ahead.get(cacheKey);
 		if (ahead) {
 			this.ahead.delete(cacheKey);
+			ahead.used = true;
 			if (ahead.ticket) this.sem.promote(ahead.ticket);
 			const outcome = await this.waitFor(req, ahead.outcome);
 			// a provider failure is not an answer: the call is made again
@@ -300,16 +317,38 @@ export class ModelGateway implements ModelPort {
 			const forget = () => {
 				if (this.ahead.get(cacheKey) === made) this.ahead.delete(cacheKey);
 			};
-			made.outcome.then((o) => o.providerError && forget(), forget);
+			const { base } = prepared;
+			made.outcome.then((o) => {
+				if (o.providerError) return forget();
+				made.spent = { key: base.key, template: base.template, agent: base.agent, provider: base.provider, model: base.model, tokens: { ...o.call.tokens } };
+				// forgotten before it was answered: nothing will use it
+				if (!made.used && this.ahead.get(cacheKey) !== made) this.unused.push(made.spent);
+			}, forget);
 			this.ahead.set(cacheKey, (entry = made));
 			this.counts.aheadStarted++;
 			// Calls asked ahead and never needed (the state went another way) are forgotten, oldest first.
 			if (this.ahead.size > MAX_AHEAD) {
 				const oldest = this.ahead.keys().next().value;
-				if (oldest !== undefined) this.ahead.delete(oldest);
+				if (oldest !== undefined) this.forgetAhead(oldest);
 			}
 		}
 		return entry.outcome.then((o) => ({ value: o.call.value as T, failsafe: o.call.failsafe }));
+	}
+
+	private forgetAhead(cacheKey: string): void {
+		const entry = this.ahead.get(cacheKey);
+		this.ahead.delete(cacheKey);
+		// answered already: its tokens are spent for nothing (else counted when it is answered)
+		if (entry?.spent && !entry.used) this.unused.push(entry.spent);
+	}
+
+	/**
+	 * Calls made ahead of need that no step used, since the last drain: forgotten ones and, with
+	 * `all` (the run is closing), every answer still unclaimed. Their tokens were spent all the same.
+	 */
+	drainUnusedAhead(all = false): AheadSpend[] {
+		if (all) for (const k of [...this.ahead.keys()]) this.forgetAhead(k);
+		return this.unused.splice(0);
 	}
 
 	/**

@@ -26,6 +26,11 @@ export function emptyRow(): UsageRow {
 	return { calls: 0, prompt: 0, completion: 0, usd: 0, unpricedTokens: 0 };
 }
 
+/** Two usage rows added up. */
+export function sumRows(a: UsageRow, b: UsageRow): UsageRow {
+	return { calls: a.calls + b.calls, prompt: a.prompt + b.prompt, completion: a.completion + b.completion, usd: a.usd + b.usd, unpricedTokens: a.unpricedTokens + b.unpricedTokens };
+}
+
 function addTo(row: UsageRow, tokens: { prompt: number; completion: number }, price: Price | null): void {
 	row.calls++;
 	row.prompt += tokens.prompt;

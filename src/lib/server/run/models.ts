@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
 import { dataHome, promptsDir as defaultPromptsDir } from '../paths';
 import { createModelGateway, languageModelProvider, OfflineProvider, type ModelProvider, type RecordedCall } from '../model';
-import type { GatewayActivity } from '../model/gateway';
+import type { AheadSpend, GatewayActivity } from '../model/gateway';
 import { callKeyOrder, type CallRecord } from '../journal/journal';
 import type { ModelIdentity, Price } from '../../api/types';
 import { identityFromConfig } from './identity';
@@ -41,6 +41,8 @@ export interface LiveModel extends ModelPort {
 	activity(): GatewayActivity;
 	/** the calls made since the last drain, in key order */
 	drainCalls(): CallRecord[];
+	/** calls made ahead of need that no step used, since the last drain (with `all`: every one still unclaimed) */
+	drainUnusedAhead(all?: boolean): AheadSpend[];
 	stats(): ModelStats;
 	close(): void;
 }
@@ -132,6 +134,7 @@ export async function createModel(
 			// provider, endpoint and model say who answered each call
 			return calls.map(({ replayed: _r, ...c }) => c);
 		},
+		drainUnusedAhead: (all?: boolean) => gateway.drainUnusedAhead(all),
 		stats: () => structuredClone(totals),
 		close: () => cache?.close()
 	};

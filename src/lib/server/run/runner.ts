@@ -17,11 +17,11 @@ import { copyConfined } from '../store/copy';
 import { liveStatus, openRun as openStoredRun, runLineage, runsDir as storeRunsDir, spanOfState, storedRuns, type ShownStatus, type WriterKind } from '../store/store';
 import { MemoryStore, maxIndexFromSizes } from '../memory/lance-store';
 import type { Budget, ModelChange, PauseInfo, Price, UsageRow } from '../../api/types';
-import { budgetReached, type UsageCounter } from './cost';
+import { budgetReached, emptyRow, sumRows, type UsageCounter } from './cost';
 import { checkModelChange } from './identity';
 import { createModel, type LiveModel, type ModelChoice } from './models';
 import type { GatewayActivity } from '../model/gateway';
-import { journalUsage } from './usage';
+import { journalUsage, usageCounter } from './usage';
 import { stagePromptSet } from '../prompts/store';
 
 export interface RunOptions {
@@ -66,6 +66,8 @@ export interface RunSummary {
 	pause: PauseInfo | null;
 	/** tokens and dollars of the run's own calls, all sessions included */
 	usage: UsageRow;
+	/** calls made ahead of need that no step used (paid for, not part of the run), all sessions included */
+	aheadUnused: UsageRow;
 	budget: Budget | null;
 	modelChanges: ModelChange[];
 }
@@ -231,7 +233,24 @@ export class LiveRun {
 		readonly started: number,
 		/** tokens and dollars of the run's own calls (earlier sessions included) */
 		readonly usage: UsageCounter
-	) {}
+	) {
+		this.aheadBefore = writer.meta.aheadUnused ?? emptyRow();
+		this.aheadCounter = usageCounter(writer.meta, (m) => model.price(m));
+	}
+
+	/** calls made ahead of need that no step used, in earlier sessions and in this one */
+	private readonly aheadBefore: UsageRow;
+	private readonly aheadCounter: UsageCounter;
+
+	/** tokens and dollars of calls made ahead of need that no step used: paid for, not part of the run */
+	get aheadUnused(): UsageRow {
+		return sumRows(this.aheadBefore, this.aheadCounter.total);
+	}
+
+	/** what the run has cost: its own calls and the unused ones made ahead of need */
+	get spent(): UsageRow {
+		return sumRows(this.usage.total, this.aheadUnused);
+	}
 
 	get meta(): RunMeta {
 		return this.writer.meta;
@@ -430,7 +449,7 @@ export class LiveRun {
 
 	/** The reason to pause before the next step when the budget is reached, else null. */
 	budgetReached(): string | null {
-		return budgetReached(this.usage.total, this.meta.budget);
+		return budgetReached(this.spent, this.meta.budget);
 	}
 
 	/** Sets (or with null removes) the budget; a run paused at its budget may go on after a higher one. */
@@ -448,7 +467,7 @@ export class LiveRun {
 		const reached = this.budgetReached();
 		if (reached) {
 			const pause: PauseInfo = { reason: 'budget', step: this.step, message: `${reached} (raise the budget to go on)` };
-			this.writer.setStatus('paused', { pause, usage: { ...this.usage.total } });
+			this.writer.setStatus('paused', { pause, usage: { ...this.usage.total }, aheadUnused: this.aheadUnused });
 			throw new RunPausedError(pause);
 		}
 		const inputs = this.pendingInputs;
@@ -462,6 +481,7 @@ export class LiveRun {
 			const calls = this.model.drainCalls();
 			this.writer.commit(out, inputs, calls, this.sim.view());
 			for (const c of calls) this.usage.add({ ...c, s: out.step });
+			for (const c of this.model.drainUnusedAhead()) this.aheadCounter.add({ ...c, s: out.step });
 			this.unstored.push(...out.memories);
 			if (this.step % this.meta.snapshotEvery === 0 || this.step === this.meta.target) await this.snapshot();
 			return out;
@@ -507,7 +527,7 @@ export class LiveRun {
 	}
 
 	setStatus(status: RunMeta['status']): void {
-		this.writer.setStatus(status, { usage: { ...this.usage.total }, ...(status !== 'paused' && { pause: null }) });
+		this.writer.setStatus(status, { usage: { ...this.usage.total }, aheadUnused: this.aheadUnused, ...(status !== 'paused' && { pause: null }) });
 	}
 
 	/**
@@ -547,7 +567,8 @@ export class LiveRun {
 			if (final !== 'failed' && !this.torn && this.unstored.length > 0) await this.snapshot();
 			if (final !== 'failed' && !this.torn) await this.store.compact();
 		} finally {
-			this.writer.setStatus(final, { usage: { ...this.usage.total }, ...(pause ? { pause } : final !== 'paused' && { pause: null }) });
+			for (const c of this.model.drainUnusedAhead(true)) this.aheadCounter.add({ ...c, s: this.step });
+			this.writer.setStatus(final, { usage: { ...this.usage.total }, aheadUnused: this.aheadUnused, ...(pause ? { pause } : final !== 'paused' && { pause: null }) });
 			this.writer.close();
 			this.store.close();
 			this.model.close();
@@ -571,6 +592,7 @@ export class LiveRun {
 			status: this.meta.status,
 			pause: this.meta.pause ?? null,
 			usage: { ...this.usage.total },
+			aheadUnused: this.aheadUnused,
 			budget: this.meta.budget ?? null,
 			modelChanges: this.meta.modelChanges ?? []
 		};

@@ -56,6 +56,8 @@ export interface LiveView {
 	meta: { target: number; budget?: Budget | null; pause?: PauseInfo | null };
 	/** tokens and dollars of its calls so far */
 	usage: { total: UsageRow; usage(budget: Budget | null): RunUsage };
+	/** tokens and dollars of calls made ahead of need that no step used */
+	aheadUnused: UsageRow;
 	/** writes its latest memories to the memory store (retrieval tables read them from there) */
 	storeMemories(): Promise<void>;
 }
@@ -230,7 +232,8 @@ export class RunQueries {
 	usage(id: string): RunUsage {
 		const data = this.run(id);
 		const e = this.live(id);
-		return e ? e.usage.usage(e.meta.budget ?? null) : data.usage();
+		const ahead = e ? e.aheadUnused : data.meta.aheadUnused;
+		return { ...(e ? e.usage.usage(e.meta.budget ?? null) : data.usage()), ...(ahead && { aheadUnused: ahead }) };
 	}
 
 	/** What a start or an estimate request names: seed, model, overrides, the world or the fork point, a prompt-set version. */

@@ -4,7 +4,7 @@
 
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadPromptSet } from '../model/load';
@@ -160,7 +160,13 @@ describe('the prompt store lock', () => {
 		// a living holder (this test's parent process)
 		writeFileSync(path.join(dir, '.lock'), JSON.stringify({ pid: process.ppid, since: '2020-01-01T00:00:00.000Z' }));
 		expect(() => withPromptLock(dir, () => 'never', 50)).toThrow(`being changed by process ${process.ppid} (since 2020-01-01T00:00:00.000Z)`);
-		rmSync(path.join(dir, '.lock'));
+		// the same pid, but a process started after the lock was written (the pid was reused), or
+		// a lock from before the machine restarted: the holder is gone
+		const me = { pid: process.ppid, host: hostname(), since: '2020-01-01T00:00:00.000Z' };
+		writeFileSync(path.join(dir, '.lock'), JSON.stringify({ ...me, boot: null, start: '1' }));
+		expect(withPromptLock(dir, () => 'pid reused')).toBe('pid reused');
+		writeFileSync(path.join(dir, '.lock'), JSON.stringify({ ...me, boot: 'another-boot', start: null }));
+		expect(withPromptLock(dir, () => 'rebooted')).toBe('rebooted');
 		// re-entrant within a process
 		expect(withPromptLock(dir, () => withPromptLock(dir, () => 'nested'))).toBe('nested');
 	});

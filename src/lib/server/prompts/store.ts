@@ -11,7 +11,7 @@
 //   labels.json                          { label: version }
 //   head.json                            { version }: the version last written into the working copy
 //
-//   .lock                                { pid, since }: held while a change is made
+//   .lock                                { pid, host, boot, start, since }: held while a change is made
 //
 // Every write is a new file renamed into place, so a reader never sees half a file; a version
 // folder is complete before it gets its name. Every change (label, version, restore, the
@@ -21,7 +21,7 @@
 // synchronous: in one process they never interleave.
 
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { PromptIssue, PromptVersionDetail, PromptVersionInfo, PromptWorkingCopy, TemplateHistoryEntry, TemplateSource } from '../../api/prompts';
@@ -30,6 +30,7 @@ import { checkTemplateSource } from '../../prompts/check';
 import { parsePromptSet, promptSetVersion, PromptSetError } from '../../prompts/promptset';
 import { normaliseSource, templateVersion } from '../../prompts/template';
 import { dataHome, promptsDir as defaultPromptsDir, promptVersionsDir } from '../paths';
+import { holderAlive, thisProcess } from '../store/lock';
 
 export const BASELINE = 'baseline';
 const INITIAL_MESSAGE = 'Initial prompt set';
@@ -91,20 +92,15 @@ const LOCK_WAIT_MS = 30_000;
 const held = new Map<string, number>();
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
-function processAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (e) {
-		return (e as NodeJS.ErrnoException).code === 'EPERM';
-	}
-}
+type Holder = Parameters<typeof holderAlive>[0] & { since: string };
 
 /** The holder a lock file names, or null when it cannot be read (just created, or gone). */
-function lockHolder(file: string): { pid: number; since: string } | null {
+function lockHolder(file: string): Holder | null {
 	try {
-		const h = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; since?: unknown };
-		return typeof h.pid === 'number' ? { pid: h.pid, since: String(h.since ?? '') } : null;
+		const h = JSON.parse(readFileSync(file, 'utf8')) as Partial<Holder>;
+		if (typeof h.pid !== 'number') return null;
+		// a lock written before it named its host, boot and start time: this machine's
+		return { pid: h.pid, since: String(h.since ?? ''), host: h.host ?? hostname(), boot: h.boot ?? null, start: h.start ?? null };
 	} catch {
 		return null;
 	}
@@ -146,7 +142,7 @@ export function withPromptLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_M
 		}
 		if (fd !== undefined) {
 			try {
-				writeSync(fd, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }));
+				writeSync(fd, JSON.stringify({ ...thisProcess(), since: new Date().toISOString() }));
 			} finally {
 				closeSync(fd);
 			}
@@ -154,7 +150,7 @@ export function withPromptLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_M
 		}
 		const holder = lockHolder(file);
 		// a holder that died, or one that died between creating the file and naming itself in it
-		if (holder ? !processAlive(holder.pid) : unnamedFor(file) > 10_000) {
+		if (holder ? !holderAlive(holder) : unnamedFor(file) > 10_000) {
 			// the holder died: move its lock aside (one process wins the rename) and check it is
 			// still the dead one's before removing it
 			const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;

@@ -77,11 +77,17 @@ function pidAlive(pid: number): boolean {
 	}
 }
 
+/** Who this process is, as a lock file names its holder (pid, host, boot, start time). */
+export function thisProcess(): Pick<LockInfo, 'pid' | 'host' | 'boot' | 'start'> {
+	return { pid: process.pid, host: hostname(), boot: currentBoot(), start: startTime(process.pid) };
+}
+
 /**
- * Whether the holder of a lock may still be writing. A lock from another machine is taken as
- * alive (its process cannot be seen from here).
+ * Whether the holder of a lock may still be writing: its process runs, since before the lock
+ * (not a reused pid), and the machine has not restarted since. A lock from another machine is
+ * taken as alive (its process cannot be seen from here).
  */
-export function holderAlive(h: LockInfo): boolean {
+export function holderAlive(h: Pick<LockInfo, 'pid' | 'host' | 'boot' | 'start'>): boolean {
 	if (h.host !== hostname()) return true;
 	const boot = currentBoot();
 	if (h.boot && boot && h.boot !== boot) return false;
@@ -132,15 +138,7 @@ export class WriteLock {
 	 * (it never waits). A dead holder's lock is taken over.
 	 */
 	static acquire(dir: string, holder: WriterKind, run = path.basename(dir)): WriteLock {
-		const info: LockInfo = {
-			holder,
-			pid: process.pid,
-			since: new Date().toISOString(),
-			host: hostname(),
-			boot: currentBoot(),
-			start: startTime(process.pid),
-			nonce: randomBytes(8).toString('hex')
-		};
+		const info: LockInfo = { holder, ...thisProcess(), since: new Date().toISOString(), nonce: randomBytes(8).toString('hex') };
 		const file = path.join(dir, LOCK_FILE);
 		const mine = path.join(dir, `.${LOCK_FILE}.${info.nonce}`);
 		writeFileSync(mine, JSON.stringify(info));

@@ -50,8 +50,9 @@ const HELP = `Simulacra Studio command line
   inspect RUN --step N   the state after N steps: time, stateHash, agents, the last step's events
   world check W|PATH     validate a world; exit 1 when it has errors
   world tree W           the environment tree (world -> sector -> arena -> object)
-  world import PATH --name NAME
-                         make a new world from a Tiled map (.tmx, .tmj or .json)
+  world import PATH --name NAME [--root DIR]
+                         make a new world from a Tiled map (.tmx, .tmj or .json); its
+                         tilesets and images may come from DIR (default: the map's folder)
   runs                   list runs (a run whose process died shows as interrupted)
   runs check RUN         verify a run's commit lines, snapshots and memory rows;
                          says what is wrong and how to repair it (exit 1 when wrong)
@@ -332,6 +333,7 @@ async function main(argv: string[]): Promise<number> {
 			decay: { type: 'string', multiple: true },
 			purpose: { type: 'string' },
 			name: { type: 'string' },
+			root: { type: 'string' },
 			message: { type: 'string', short: 'm' },
 			remember: { type: 'boolean', default: false },
 			input: { type: 'string' },
@@ -472,7 +474,7 @@ async function main(argv: string[]): Promise<number> {
 				if (!target) throw new UsageError('world import needs the path of a Tiled map (.tmx, .tmj or .json)');
 				const name = need(values.name, 'world import needs --name NAME (the new world\'s folder name)');
 				try {
-					const report = await importMap(target, { name });
+					const report = await importMap(target, { name, ...(values.root !== undefined && { root: values.root }) });
 					print(out, report, () =>
 						[
 							`imported ${target} as world "${report.world}" (${report.dir})`,

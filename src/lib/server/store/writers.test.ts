@@ -149,7 +149,7 @@ describe('one writer per run (real processes)', () => {
 	}, 300_000);
 
 	it('killed at random moments (creation, snapshots and seals included): nothing committed is lost, it ends as if never killed', async () => {
-		const kills = Number(process.env.KILL_LOOP_KILLS ?? 6);
+		const kills = Number(process.env.KILL_LOOP_KILLS ?? 20);
 		const home = newHome();
 		let id: string | null = null;
 		let kept = '';

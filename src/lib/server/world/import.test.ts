@@ -335,4 +335,19 @@ describe('simulacra world import', () => {
 		]);
 		expect(existsSync(path.join(worlds, 'bad-town'))).toBe(false);
 	}, 60_000);
+
+	it('--root widens the folder a map\'s tilesets may come from', () => {
+		const src = mkdtempSync(path.join(root, 'cli-src-'));
+		for (const d of ['maps', 'shared']) mkdirSync(path.join(src, d));
+		cpSync(path.join(DOC_FIXTURE, 'tiles.png'), path.join(src, 'shared', 'tiles.png'));
+		cpSync(path.join(DOC_FIXTURE, 'tiles.tsx'), path.join(src, 'shared', 'tiles.tsx'));
+		const map = path.join(src, 'maps', 'town.tmx');
+		writeFileSync(map, readFileSync(path.join(TINY_WORLD_DIR, 'tiny.tmx'), 'utf8').replace('source="tilesets/tiny.tsx"', 'source="../shared/tiles.tsx"'));
+		const narrow = cli('world', 'import', map, '--name', 'root-town', '--json');
+		expect(narrow.code).toBe(1);
+		expect(JSON.parse(narrow.out).problems[0].message).toMatch(/lies outside the folder the map is imported from/);
+		const wide = cli('world', 'import', map, '--name', 'root-town', '--root', src, '--json');
+		expect(wide.code, wide.err).toBe(0);
+		expect(JSON.parse(wide.out)).toMatchObject({ ok: true, world: 'root-town', zones: { sectors: 2, arenas: 3, objects: 5, spawns: 2 } });
+	}, 60_000);
 });

@@ -213,6 +213,7 @@ function summaryText(s: RunSummary): string {
 		`  model ${s.model}: ${s.llmCalls} calls (${s.cacheHits} from cache, ${s.failsafes} fail-safe)`,
 		usageLine(s.usage, s.budget),
 		...(s.aheadUnused.calls > 0 ? [`  made ahead of need and not used: ${formatUsage(s.aheadUnused)} (paid for, counted by the budget)`] : []),
+		...(s.embeddings.calls > 0 ? [`  embedding requests: ${formatUsage(s.embeddings)} (tokens estimated, counted by the budget)`] : []),
 		...s.modelChanges.map((c) => `  model changed at step ${c.step}: ${c.from.chat.model} -> ${c.to.chat.model}`),
 		...(s.status === 'paused' ? [`  status paused: ${s.pause?.message ?? ''}`] : []),
 		`  wall time ${(s.wallMs / 1000).toFixed(1)} s`,

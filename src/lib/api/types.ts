@@ -80,6 +80,8 @@ export interface RunUsage {
 	 * for; a budget counts them
 	 */
 	aheadUnused?: UsageRow;
+	/** embedding requests sent to an endpoint (tokens estimated at 4 characters a token); a budget counts them */
+	embeddings?: UsageRow;
 }
 
 /**

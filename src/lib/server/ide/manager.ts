@@ -87,7 +87,7 @@ export class RunManager implements LiveRuns {
 	live(id: string): LiveView | undefined {
 		const e = this.lives.get(id);
 		if (!e) return undefined;
-		return { running: e.running, meta: e.run.meta, usage: e.run.usage, aheadUnused: e.run.aheadUnused, storeMemories: () => e.run.storeMemories() };
+		return { running: e.running, meta: e.run.meta, usage: e.run.usage, aheadUnused: e.run.aheadUnused, embeddings: e.run.embeddings, storeMemories: () => e.run.storeMemories() };
 	}
 
 	/** Another process writes the run (the CLI, or another server). */

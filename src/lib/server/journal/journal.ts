@@ -88,6 +88,8 @@ export interface RunMeta {
 	 * they are not part of the run, but they were paid for), as of the last status write
 	 */
 	aheadUnused?: UsageRow;
+	/** tokens (estimated, 4 characters a token) and dollars of the embedding requests sent to an endpoint */
+	embeddings?: UsageRow;
 }
 
 /**

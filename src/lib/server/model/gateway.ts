@@ -109,13 +109,13 @@ interface AheadCall {
 	outcome: Promise<CallOutcome>;
 	ticket?: Ticket;
 	/** what the call cost, once answered (a provider failure costs nothing here) */
-	spent?: AheadSpend;
+	spent?: Spend;
 	/** a step took the answer */
 	used?: boolean;
 }
 
-/** A call made ahead of need, for counting its tokens when no step uses it. */
-export interface AheadSpend {
+/** Tokens paid for outside the run's recorded calls: a call made ahead that no step used, an embedding request. */
+export interface Spend {
 	key: string;
 	template: string;
 	agent?: string;
@@ -208,7 +208,9 @@ export class ModelGateway implements ModelPort {
 	private waitIds = 0;
 	private readonly counts = { aheadStarted: 0, aheadUsed: 0 };
 	/** calls made ahead of need, answered, and forgotten unused (see drainUnusedAhead) */
-	private readonly unused: AheadSpend[] = [];
+	private readonly unused: Spend[] = [];
+	/** embedding requests sent to an endpoint (see drainEmbeddings) */
+	private readonly embedded: Spend[] = [];
 
 	constructor(options: GatewayOptions) {
 		this.provider = options.provider;
@@ -346,9 +348,14 @@ export class ModelGateway implements ModelPort {
 	 * Calls made ahead of need that no step used, since the last drain: forgotten ones and, with
 	 * `all` (the run is closing), every answer still unclaimed. Their tokens were spent all the same.
 	 */
-	drainUnusedAhead(all = false): AheadSpend[] {
+	drainUnusedAhead(all = false): Spend[] {
 		if (all) for (const k of [...this.ahead.keys()]) this.forgetAhead(k);
 		return this.unused.splice(0);
+	}
+
+	/** Embedding requests sent to an endpoint since the last drain, with their estimated tokens. */
+	drainEmbeddings(): Spend[] {
+		return this.embedded.splice(0);
 	}
 
 	/**
@@ -499,6 +506,12 @@ export class ModelGateway implements ModelPort {
 			let vectors: Float32Array[];
 			try {
 				vectors = await this.sem.run(() => p.embed(asked));
+				// an embeddings endpoint is paid by the token (4 characters a token, as estimated
+				// for the offline stand-in's chat); the in-process embedder costs nothing
+				if (p.endpoint || p.embedEndpoint) {
+					const prompt = asked.reduce((n, t) => n + Math.ceil(t.length / 4), 0);
+					this.embedded.push({ key: 'embeddings', template: 'embeddings', provider: p.name, model: p.embedModel, tokens: { prompt, completion: 0 } });
+				}
 			} catch (e) {
 				fault = { kind: 'failed', problem: e instanceof Error ? e.message : String(e) };
 				continue;

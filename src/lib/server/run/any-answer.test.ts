@@ -84,6 +84,11 @@ describe('any schema-valid answer, through HTTP (Smallville)', () => {
 		expect(server.counts.withoutSchema).toBe(0);
 		expect(summary.tokens.prompt).toBeGreaterThan(0);
 		expect(summary.tokens.completion).toBeGreaterThan(0);
+		// the embedding requests to the endpoint are paid for too: counted apart, kept in run.json
+		expect(summary.embeddings.calls).toBeGreaterThan(0);
+		expect(summary.embeddings.calls).toBeLessThanOrEqual(server.counts.embeddings);
+		expect(summary.embeddings.prompt).toBeGreaterThan(summary.embeddings.calls);
+		expect(openRun(summary.run, home).meta.embeddings).toEqual(summary.embeddings);
 		expect(openRun(summary.run, home).steps()).toHaveLength(steps);
 		const end = await loadState(summary.run, steps, { home });
 		expect(stateHash(end.sim)).toBe(summary.stateHash);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
 import { dataHome, promptsDir as defaultPromptsDir } from '../paths';
 import { createModelGateway, languageModelProvider, OfflineProvider, type ModelProvider, type RecordedCall } from '../model';
-import type { AheadSpend, GatewayActivity } from '../model/gateway';
+import type { Spend, GatewayActivity } from '../model/gateway';
 import { callKeyOrder, type CallRecord } from '../journal/journal';
 import type { ModelIdentity, Price } from '../../api/types';
 import { identityFromConfig } from './identity';
@@ -42,7 +42,9 @@ export interface LiveModel extends ModelPort {
 	/** the calls made since the last drain, in key order */
 	drainCalls(): CallRecord[];
 	/** calls made ahead of need that no step used, since the last drain (with `all`: every one still unclaimed) */
-	drainUnusedAhead(all?: boolean): AheadSpend[];
+	drainUnusedAhead(all?: boolean): Spend[];
+	/** embedding requests sent to an endpoint since the last drain */
+	drainEmbeddings(): Spend[];
 	stats(): ModelStats;
 	close(): void;
 }
@@ -135,6 +137,7 @@ export async function createModel(
 			return calls.map(({ replayed: _r, ...c }) => c);
 		},
 		drainUnusedAhead: (all?: boolean) => gateway.drainUnusedAhead(all),
+		drainEmbeddings: () => gateway.drainEmbeddings(),
 		stats: () => structuredClone(totals),
 		close: () => cache?.close()
 	};

@@ -20,6 +20,7 @@ import type { Budget, ModelChange, PauseInfo, Price, UsageRow } from '../../api/
 import { budgetReached, emptyRow, sumRows, type UsageCounter } from './cost';
 import { checkModelChange } from './identity';
 import { createModel, type LiveModel, type ModelChoice } from './models';
+import type { Spend } from '../model/gateway';
 import type { GatewayActivity } from '../model/gateway';
 import { journalUsage, usageCounter } from './usage';
 import { stagePromptSet } from '../prompts/store';
@@ -68,8 +69,26 @@ export interface RunSummary {
 	usage: UsageRow;
 	/** calls made ahead of need that no step used (paid for, not part of the run), all sessions included */
 	aheadUnused: UsageRow;
+	/** embedding requests sent to an endpoint (tokens estimated), all sessions included */
+	embeddings: UsageRow;
 	budget: Budget | null;
 	modelChanges: ModelChange[];
+}
+
+/** Tokens paid for outside the run's recorded calls, with what earlier sessions spent (run.json keeps the total). */
+class Spending {
+	constructor(
+		private readonly before: UsageRow | undefined,
+		private readonly counter: UsageCounter
+	) {}
+
+	add(spends: readonly Spend[], step: number): void {
+		for (const c of spends) this.counter.add({ ...c, s: step });
+	}
+
+	get total(): UsageRow {
+		return sumRows(this.before ?? emptyRow(), this.counter.total);
+	}
 }
 
 /**
@@ -234,22 +253,33 @@ export class LiveRun {
 		/** tokens and dollars of the run's own calls (earlier sessions included) */
 		readonly usage: UsageCounter
 	) {
-		this.aheadBefore = writer.meta.aheadUnused ?? emptyRow();
-		this.aheadCounter = usageCounter(writer.meta, (m) => model.price(m));
+		const counter = () => usageCounter(writer.meta, (m) => model.price(m));
+		this.ahead = new Spending(writer.meta.aheadUnused, counter());
+		this.embedding = new Spending(writer.meta.embeddings, counter());
 	}
 
-	/** calls made ahead of need that no step used, in earlier sessions and in this one */
-	private readonly aheadBefore: UsageRow;
-	private readonly aheadCounter: UsageCounter;
+	/** calls made ahead of need that no step used, and embedding requests, earlier sessions included */
+	private readonly ahead: Spending;
+	private readonly embedding: Spending;
 
 	/** tokens and dollars of calls made ahead of need that no step used: paid for, not part of the run */
 	get aheadUnused(): UsageRow {
-		return sumRows(this.aheadBefore, this.aheadCounter.total);
+		return this.ahead.total;
 	}
 
-	/** what the run has cost: its own calls and the unused ones made ahead of need */
+	/** tokens (estimated) and dollars of the embedding requests sent to an endpoint */
+	get embeddings(): UsageRow {
+		return this.embedding.total;
+	}
+
+	/** what the run has cost: its own calls, the unused ones made ahead of need, the embeddings */
 	get spent(): UsageRow {
-		return sumRows(this.usage.total, this.aheadUnused);
+		return sumRows(sumRows(this.usage.total, this.aheadUnused), this.embeddings);
+	}
+
+	/** what run.json keeps of the spending outside the run's calls */
+	private get spending(): { aheadUnused: UsageRow; embeddings: UsageRow } {
+		return { aheadUnused: this.aheadUnused, embeddings: this.embeddings };
 	}
 
 	get meta(): RunMeta {
@@ -467,7 +497,7 @@ export class LiveRun {
 		const reached = this.budgetReached();
 		if (reached) {
 			const pause: PauseInfo = { reason: 'budget', step: this.step, message: `${reached} (raise the budget to go on)` };
-			this.writer.setStatus('paused', { pause, usage: { ...this.usage.total }, aheadUnused: this.aheadUnused });
+			this.writer.setStatus('paused', { pause, usage: { ...this.usage.total }, ...this.spending });
 			throw new RunPausedError(pause);
 		}
 		const inputs = this.pendingInputs;
@@ -481,7 +511,8 @@ export class LiveRun {
 			const calls = this.model.drainCalls();
 			this.writer.commit(out, inputs, calls, this.sim.view());
 			for (const c of calls) this.usage.add({ ...c, s: out.step });
-			for (const c of this.model.drainUnusedAhead()) this.aheadCounter.add({ ...c, s: out.step });
+			this.ahead.add(this.model.drainUnusedAhead(), out.step);
+			this.embedding.add(this.model.drainEmbeddings(), out.step);
 			this.unstored.push(...out.memories);
 			if (this.step % this.meta.snapshotEvery === 0 || this.step === this.meta.target) await this.snapshot();
 			return out;
@@ -527,7 +558,7 @@ export class LiveRun {
 	}
 
 	setStatus(status: RunMeta['status']): void {
-		this.writer.setStatus(status, { usage: { ...this.usage.total }, aheadUnused: this.aheadUnused, ...(status !== 'paused' && { pause: null }) });
+		this.writer.setStatus(status, { usage: { ...this.usage.total }, ...this.spending, ...(status !== 'paused' && { pause: null }) });
 	}
 
 	/**
@@ -567,8 +598,9 @@ export class LiveRun {
 			if (final !== 'failed' && !this.torn && this.unstored.length > 0) await this.snapshot();
 			if (final !== 'failed' && !this.torn) await this.store.compact();
 		} finally {
-			for (const c of this.model.drainUnusedAhead(true)) this.aheadCounter.add({ ...c, s: this.step });
-			this.writer.setStatus(final, { usage: { ...this.usage.total }, aheadUnused: this.aheadUnused, ...(pause ? { pause } : final !== 'paused' && { pause: null }) });
+			this.ahead.add(this.model.drainUnusedAhead(true), this.step);
+			this.embedding.add(this.model.drainEmbeddings(), this.step);
+			this.writer.setStatus(final, { usage: { ...this.usage.total }, ...this.spending, ...(pause ? { pause } : final !== 'paused' && { pause: null }) });
 			this.writer.close();
 			this.store.close();
 			this.model.close();
@@ -592,7 +624,7 @@ export class LiveRun {
 			status: this.meta.status,
 			pause: this.meta.pause ?? null,
 			usage: { ...this.usage.total },
-			aheadUnused: this.aheadUnused,
+			...this.spending,
 			budget: this.meta.budget ?? null,
 			modelChanges: this.meta.modelChanges ?? []
 		};

@@ -204,6 +204,7 @@ describe('run queries and their API', () => {
 			meta: { target: 99, budget: { tokens: 5 }, pause: null },
 			usage: { total: liveUsage, usage: (budget) => ({ total: liveUsage, agents: {}, templates: {}, models: [], budget }) },
 			aheadUnused: { calls: 3, prompt: 300, completion: 30, usd: 0, unpricedTokens: 0 },
+			embeddings: { calls: 2, prompt: 40, completion: 0, usd: 0, unpricedTokens: 40 },
 			storeMemories: async () => void stored++
 		};
 		const before = own.list().find((r) => r.id === id);
@@ -213,7 +214,7 @@ describe('run queries and their API', () => {
 		own.attach({ live: (run) => (run === id ? view : undefined) });
 		expect(own.list().find((r) => r.id === id)).toMatchObject({ status: 'running', live: true, target: 99, usage: liveUsage, budget: { tokens: 5 } });
 		expect(await own.info(id)).toMatchObject({ status: 'running', live: true, target: 99, steps: 40 });
-		expect(own.usage(id)).toEqual({ total: liveUsage, agents: {}, templates: {}, models: [], budget: { tokens: 5 }, aheadUnused: view.aheadUnused });
+		expect(own.usage(id)).toEqual({ total: liveUsage, agents: {}, templates: {}, models: [], budget: { tokens: 5 }, aheadUnused: view.aheadUnused, embeddings: view.embeddings });
 		view.running = false;
 		expect((await own.info(id)).status).toBe('paused');
 		// the run's memories are stored: a table needs no help from the live run

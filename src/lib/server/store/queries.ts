@@ -56,8 +56,9 @@ export interface LiveView {
 	meta: { target: number; budget?: Budget | null; pause?: PauseInfo | null };
 	/** tokens and dollars of its calls so far */
 	usage: { total: UsageRow; usage(budget: Budget | null): RunUsage };
-	/** tokens and dollars of calls made ahead of need that no step used */
+	/** tokens and dollars of calls made ahead of need that no step used, and of embedding requests */
 	aheadUnused: UsageRow;
+	embeddings: UsageRow;
 	/** writes its latest memories to the memory store (retrieval tables read them from there) */
 	storeMemories(): Promise<void>;
 }
@@ -232,8 +233,8 @@ export class RunQueries {
 	usage(id: string): RunUsage {
 		const data = this.run(id);
 		const e = this.live(id);
-		const ahead = e ? e.aheadUnused : data.meta.aheadUnused;
-		return { ...(e ? e.usage.usage(e.meta.budget ?? null) : data.usage()), ...(ahead && { aheadUnused: ahead }) };
+		const { aheadUnused, embeddings } = e ?? data.meta;
+		return { ...(e ? e.usage.usage(e.meta.budget ?? null) : data.usage()), ...(aheadUnused && { aheadUnused }), ...(embeddings?.calls && { embeddings }) };
 	}
 
 	/** What a start or an estimate request names: seed, model, overrides, the world or the fork point, a prompt-set version. */

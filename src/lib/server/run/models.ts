@@ -37,6 +37,11 @@ export interface LiveModel extends ModelPort {
 	 * priority and not recorded; a step asking the same prompt later gets their answers.
 	 */
 	readonly ahead: ModelPort;
+	/**
+	 * answers come at once, in process (the offline stand-in without a simulated latency): asking
+	 * ahead of need would only cost time
+	 */
+	readonly instant: boolean;
 	/** calls in flight and what a step waits for */
 	activity(): GatewayActivity;
 	/** the calls made since the last drain, in key order */
@@ -84,7 +89,8 @@ export async function createModel(
 	const dir = opts.promptsDir ?? defaultPromptsDir();
 	const pending: RecordedCall[] = [];
 	const totals: ModelStats = { calls: 0, cacheHits: 0, failsafes: 0, tokens: { prompt: 0, completion: 0 } };
-	const provider = choice === 'openai' ? languageModelProvider(env) : withLatency(new OfflineProvider(), Number(env.SIMULACRA_OFFLINE_LATENCY_MS) || 0);
+	const latencyMs = choice === 'openai' ? 0 : Number(env.SIMULACRA_OFFLINE_LATENCY_MS) || 0;
+	const provider = choice === 'openai' ? languageModelProvider(env) : withLatency(new OfflineProvider(), latencyMs);
 	const { gateway, cache } = await createModelGateway({
 		env,
 		provider,
@@ -109,6 +115,7 @@ export async function createModel(
 		price: (model) => (provider.name === 'offline' ? { input: 0, output: 0 } : configuredPrice(config, model)),
 		resolveDimensions: () => gateway.resolveDimensions(),
 		provider: provider.name,
+		instant: choice !== 'openai' && !(latencyMs > 0),
 		modelName: provider.model,
 		label: provider.label,
 		promptsDir: dir,

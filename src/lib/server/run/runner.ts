@@ -505,8 +505,8 @@ export class LiveRun {
 		if (this.meta.status !== 'running' || this.meta.pause) this.writer.setStatus('running', { pause: null });
 		const at = this.step;
 		try {
-			// nothing to prepare for after the run's last step
-			if (this.step + 1 < this.meta.target) this.lookAhead();
+			// nothing to prepare for after the run's last step, or when answers come at once
+			if (this.step + 1 < this.meta.target && !this.model.instant) this.lookAhead();
 			const out = await this.sim.step(inputs, this.model);
 			const calls = this.model.drainCalls();
 			this.writer.commit(out, inputs, calls, this.sim.view());

@@ -42,11 +42,11 @@ import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { TrackedFact } from '../../engine/types';
 import { ProblemList } from '../../world/problems';
 import { callKeyOrder, listSnapshotSteps, readRunMeta, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
-import { logStamp, readLogBytes } from '../journal/log';
+import { intAt, logStamp, readLogBytes } from '../journal/log';
 import { lineageSpans, runLineage, spanOfStep } from '../store/store';
 import { dataHome } from '../paths';
 import { readScenario } from '../world/manifest';
-import { intAt, JournalText } from './journal-text';
+import { JournalText } from './journal-text';
 import { readMemories, type StoredMemory } from './memories';
 
 export interface DiffOptions {

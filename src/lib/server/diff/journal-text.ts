@@ -98,16 +98,3 @@ export class JournalText {
 	}
 }
 
-/** The whole number written at `at` (digits, optionally after a minus sign); NaN when there is none. */
-export function intAt(t: string, at: number): number {
-	let i = at;
-	let sign = 1;
-	if (t.charCodeAt(i) === 45) {
-		sign = -1;
-		i++;
-	}
-	let n = 0;
-	const first = i;
-	for (let c = t.charCodeAt(i); c >= 48 && c <= 57; c = t.charCodeAt(++i)) n = n * 10 + (c - 48);
-	return i === first ? NaN : sign * n;
-}

@@ -2,10 +2,9 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../engine/types';
-import { NO_ABLATION } from '../../engine/state';
 import type { Snapshot } from '../../engine/sim';
-import { RunReader, RunWriter, type CallRecord, type RunMeta } from './journal';
+import { RunReader, RunWriter, type CallRecord } from './journal';
+import { testMeta } from './testing';
 
 /** A stand-in for the state at step 0 (the journal only names the file by its step). */
 const firstSnapshot = { state: { step: 0 } } as unknown as Snapshot;
@@ -14,27 +13,6 @@ const dirs: string[] = [];
 afterEach(() => {
 	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-function meta(id: string): RunMeta {
-	return {
-		id,
-		world: 'w',
-		worldName: 'W',
-		seed: 1,
-		model: { provider: 'offline', model: 'x', label: 'x' },
-		promptSet: { version: 'v', templates: {} },
-		settings: DEFAULT_SETTINGS,
-		ablate: NO_ABLATION,
-		overrides: [],
-		parent: null,
-		firstStep: 0,
-		snapshotEvery: 10,
-		created: '2026-01-01T00:00:00Z',
-		status: 'running',
-		dimensions: 3,
-		target: 5
-	};
-}
 
 function call(key: string): CallRecord {
 	return {
@@ -60,7 +38,7 @@ describe('journal', () => {
 	it('keeps committed steps and cuts a torn tail on reopen', () => {
 		const home = mkdtempSync(path.join(tmpdir(), 'journal-'));
 		dirs.push(home);
-		const w = RunWriter.create(home, meta('r1'), 'CLI');
+		const w = RunWriter.create(home, testMeta({ id: 'r1', target: 5 }), 'CLI');
 		w.commit(emptyStep(-1), [], [call('init/a/0')], []);
 		w.snapshot(firstSnapshot);
 		for (let s = 0; s < 3; s++) w.commit(emptyStep(s), [], [call(`${s}/a/0`)], []);
@@ -85,7 +63,7 @@ describe('journal', () => {
 	it('holds the run for one writer: a second is refused naming the holder, close lets go', () => {
 		const home = mkdtempSync(path.join(tmpdir(), 'journal-'));
 		dirs.push(home);
-		const w = RunWriter.create(home, meta('r2'), 'IDE');
+		const w = RunWriter.create(home, testMeta({ id: 'r2', target: 5 }), 'IDE');
 		w.snapshot(firstSnapshot);
 		w.setStatus('running');
 		const dir = path.join(home, 'r2');
@@ -98,7 +76,7 @@ describe('journal', () => {
 	it('a run stopped before its first snapshot says so and is not resumed', () => {
 		const home = mkdtempSync(path.join(tmpdir(), 'journal-'));
 		dirs.push(home);
-		const w = RunWriter.create(home, meta('r3'), 'CLI');
+		const w = RunWriter.create(home, testMeta({ id: 'r3', target: 5 }), 'CLI');
 		w.commit(emptyStep(-1), [], [call('init/a/0')], []);
 		w.close();
 		const dir = path.join(home, 'r3');

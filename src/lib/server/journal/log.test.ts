@@ -2,10 +2,9 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readd
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../engine/types';
-import { NO_ABLATION } from '../../engine/state';
 import type { Snapshot } from '../../engine/sim';
-import { RunReader, RunWriter, type RunMeta } from './journal';
+import { RunReader, RunWriter } from './journal';
+import { testMeta } from './testing';
 import { openRun, startRun } from '../run/runner';
 import { BLOCKS_DIR, checkLog, committedSteps, compressBlock, listBlocks, LogIndex, logBytes, logStamp, readLogBytes, readLogLines, sealLogs, tailFile, tornTail, type LogName } from './log';
 
@@ -120,7 +119,7 @@ describe('sealed logs', () => {
 	it('reads no line twice after a crash between the block rename and the tail cut, and reopening cuts them', () => {
 		const dir = newDir();
 		mkdirSync(path.join(dir, 'snapshots'));
-		writeFileSync(path.join(dir, 'run.json'), JSON.stringify(meta()));
+		writeFileSync(path.join(dir, 'run.json'), JSON.stringify(testMeta()));
 		writeFileSync(path.join(dir, 'snapshots', '0.json'), '{}');
 		writeSteps(dir, -1, 20);
 		const before = allLines(dir);
@@ -200,7 +199,7 @@ describe('the writer seals at each snapshot', () => {
 
 	it('a run written through RunWriter keeps its lines in blocks plus a tail, read back whole', () => {
 		const runs = newDir();
-		const w = RunWriter.create(runs, { ...meta(), snapshotEvery: 4 }, 'CLI');
+		const w = RunWriter.create(runs, { ...testMeta(), snapshotEvery: 4 }, 'CLI');
 		const snap = (step: number) => ({ state: { step } }) as unknown as Snapshot;
 		const out = (step: number) => ({ step, time: step, memories: [], traces: [{ id: `t${step}`, agent: 'a' }], conversations: [], events: [] }) as never;
 		const call = (s: number) => ({ key: `${s}/a/0`, template: 't', version: 'v', prompt: 'p', answer: 'a', parsed: null, agent: 'a' }) as never;
@@ -318,24 +317,3 @@ describe('LogIndex', () => {
 		expect(existsSync(path.join(dir, BLOCKS_DIR))).toBe(true);
 	});
 });
-
-function meta(): RunMeta {
-	return {
-		id: 'r',
-		world: 'w',
-		worldName: 'W',
-		seed: 1,
-		model: { provider: 'offline', model: 'x', label: 'x' },
-		promptSet: { version: 'v', templates: {} },
-		settings: DEFAULT_SETTINGS,
-		ablate: NO_ABLATION,
-		overrides: [],
-		parent: null,
-		firstStep: 0,
-		snapshotEvery: 10,
-		created: '2026-01-01T00:00:00Z',
-		status: 'running',
-		dimensions: 3,
-		target: 50
-	};
-}

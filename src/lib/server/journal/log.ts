@@ -78,20 +78,26 @@ function sealedTo(blocks: readonly Block[]): number {
 
 const STEP_KEY: Record<LogName, string> = { steps: '{"step":', calls: '{"s":', traces: '{"s":' };
 
+/** The whole number written at `at` (digits, optionally after a minus sign); NaN when there is none. */
+export function intAt(t: string, at: number): number {
+	let i = at;
+	let sign = 1;
+	if (t.charCodeAt(i) === 45) {
+		sign = -1;
+		i++;
+	}
+	let n = 0;
+	const first = i;
+	for (let c = t.charCodeAt(i); c >= 48 && c <= 57; c = t.charCodeAt(++i)) n = n * 10 + (c - 48);
+	return i === first ? NaN : sign * n;
+}
+
 /** The step a line carries (read from its first member, else parsed); NaN when it has none. */
 export function lineStep(log: LogName, line: string): number {
 	const key = STEP_KEY[log];
 	if (line.startsWith(key)) {
-		let i = key.length;
-		let sign = 1;
-		if (line.charCodeAt(i) === 45) {
-			sign = -1;
-			i++;
-		}
-		let n = 0;
-		const first = i;
-		for (let c = line.charCodeAt(i); c >= 48 && c <= 57; c = line.charCodeAt(++i)) n = n * 10 + (c - 48);
-		if (i > first) return sign * n;
+		const n = intAt(line, key.length);
+		if (!Number.isNaN(n)) return n;
 	}
 	try {
 		const v = (JSON.parse(line) as Record<string, unknown>)[log === 'steps' ? 'step' : 's'];

@@ -17,6 +17,7 @@ import { failsafeFor, renderTemplate } from '../../prompts/template';
 import { AnswerCache, chatCacheKey, embedCacheKey, samplingIndex } from './cache';
 import { LOCAL_ENDPOINT, type ChatMessage, type ModelProvider, type ModelRoute, type TokenCounts } from './providers/types';
 import { Semaphore, type SlotOptions, type Ticket } from './semaphore';
+import type { ModelActivity } from '../../api/types';
 
 /** One model call as the journal and the trace views see it. */
 export interface RecordedCall {
@@ -79,15 +80,9 @@ export interface GatewayOptions {
 	samplingIndex?: number;
 }
 
-/** What the gateway is doing at a moment (for progress lines). */
-export interface GatewayActivity {
-	/** provider calls in flight */
-	inFlight: number;
-	/** of which made ahead of need */
-	inFlightAhead: number;
-	/** calls waiting for a slot */
-	queued: number;
-	/** the calls a step is waiting for */
+/** What the gateway is doing at a moment (progress lines; the debugger is shown the `ModelActivity` part). */
+export interface GatewayActivity extends ModelActivity {
+	/** the calls a step is waiting for, with their keys */
 	waitingFor: { template: string; agent: string; key: string }[];
 	/** calls made ahead of need so far, and how many of them a step used */
 	aheadStarted: number;

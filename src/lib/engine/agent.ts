@@ -302,12 +302,11 @@ export async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Su
 	}
 	// Each step's place, emoji and object state, resolved now and concurrently: when a step
 	// begins it needs no model call, and the chains of calls run side by side.
-	await Promise.all(
-		subtasks.map(async (t, i) => {
-			const b = ctx.branch(`s${i}`);
-			Object.assign(t, await resolveAction(b, t.activity));
-		})
+	const resolved = await ctx.fanOut(
+		subtasks.map((_, i) => `s${i}`),
+		(b, i) => resolveAction(b, subtasks[i].activity)
 	);
+	subtasks.forEach((t, i) => Object.assign(t, resolved[i]));
 	block.subtasks = subtasks;
 	let start = block.start;
 	const date = formatDate(ctx.now);
@@ -348,7 +347,7 @@ export async function chooseLocation(ctx: AgentContext, activity: string, sleepi
 		return bed ? `${homeSector}:${homeArena}:${bed}` : `${homeSector}:${homeArena}`;
 	}
 	const memoKey = `${activity}|${a.spatialVersion}`;
-	const remembered = a.memo.place[memoKey];
+	const remembered = ctx.memoGet('place', memoKey);
 	if (remembered !== undefined) return remembered;
 
 	const index = ctx.sim.index;
@@ -385,7 +384,7 @@ export async function chooseLocation(ctx: AgentContext, activity: string, sleepi
 		).value.choice;
 		if (objects.includes(pickObject)) address = `${sector}:${arena}:${pickObject}`;
 	}
-	a.memo.place[memoKey] = address;
+	ctx.memoSet('place', memoKey, address);
 	return address;
 }
 
@@ -415,26 +414,25 @@ export function targetTile(ctx: AgentContext, address: string): number | null {
 // acting
 
 async function emojiFor(ctx: AgentContext, activity: string): Promise<string> {
-	const memo = ctx.agent.memo.emoji;
-	// own keys only: an activity may be any text, "constructor" or "__proto__" too
-	if (Object.hasOwn(memo, activity)) return memo[activity];
+	const remembered = ctx.memoGet('emoji', activity);
+	if (remembered !== undefined) return remembered;
 	const answer = await ctx.ask<{ emoji: string }>('action_emoji', { activity }, 'action: emoji');
 	const emoji = answer.value.emoji?.trim() || '🙂';
-	if (!answer.failsafe) memo[activity] = emoji;
+	if (!answer.failsafe) ctx.memoSet('emoji', activity, emoji);
 	return emoji;
 }
 
 async function objectStateFor(ctx: AgentContext, activity: string, object: string): Promise<string> {
 	const key = `${activity}|${object}`;
-	const memo = ctx.agent.memo.objectState;
-	if (memo[key] !== undefined) return memo[key];
+	const remembered = ctx.memoGet('objectState', key);
+	if (remembered !== undefined) return remembered;
 	const answer = await ctx.ask<{ state: string }>(
 		'object_state',
 		{ name: ctx.name, activity, object },
 		'action: object state'
 	);
 	const state = answer.value.state?.trim() || 'in use';
-	if (!answer.failsafe) memo[key] = state;
+	if (!answer.failsafe) ctx.memoSet('objectState', key, state);
 	return state;
 }
 
@@ -458,10 +456,9 @@ interface Resolved {
 async function resolveAction(ctx: AgentContext, activity: string, sleeping = false): Promise<Resolved> {
 	const address = await chooseLocation(ctx, activity, sleeping);
 	const parts = splitAddress(address);
-	const [emoji, objectState] = await Promise.all([
-		emojiFor(ctx.branch('e'), activity),
-		parts.length > 2 ? objectStateFor(ctx.branch('o'), activity, parts[2]) : Promise.resolve('')
-	]);
+	const [emoji, objectState] = await ctx.fanOut(['e', 'o'], (b, i) =>
+		i === 0 ? emojiFor(b, activity) : parts.length > 2 ? objectStateFor(b, activity, parts[2]) : Promise.resolve('')
+	);
 	return { address, emoji, objectState };
 }
 

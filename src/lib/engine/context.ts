@@ -103,8 +103,52 @@ export function dueAhead(pending: readonly { created: number }[], at: number, no
 	return n;
 }
 
+type MemoTable = keyof AgentState['memo'];
+type MemoValue<K extends MemoTable> = AgentState['memo'][K][string];
+
+/**
+ * An agent's memo as one line of work sees it. The agent's own context writes straight to the
+ * agent; a branch of a fan-out (`AgentContext.fanOut`) sees the memo as it was when the fan-out
+ * began plus its own writes, which are merged in branch order when every branch is done.
+ */
+class MemoLayer {
+	private readonly writes = new Map<MemoTable, Map<string, string | number>>();
+
+	constructor(
+		private readonly agent: AgentState,
+		private readonly below?: MemoLayer
+	) {}
+
+	get<K extends MemoTable>(table: K, key: string): MemoValue<K> | undefined {
+		const own = this.writes.get(table);
+		if (own?.has(key)) return own.get(key) as MemoValue<K>;
+		if (this.below) return this.below.get(table, key);
+		const t = this.agent.memo[table] as Record<string, MemoValue<K>>;
+		// own keys only: a key may be any text, "constructor" or "__proto__" too
+		return Object.hasOwn(t, key) ? t[key] : undefined;
+	}
+
+	set<K extends MemoTable>(table: K, key: string, value: MemoValue<K>): void {
+		if (!this.below) {
+			(this.agent.memo[table] as Record<string, MemoValue<K>>)[key] = value;
+			return;
+		}
+		let own = this.writes.get(table);
+		if (!own) this.writes.set(table, (own = new Map()));
+		own.set(key, value);
+	}
+
+	/** Adds what this layer learned to the one below, keeping what that one already knows. */
+	merge(): void {
+		for (const [table, entries] of this.writes) {
+			for (const [key, value] of entries) if (this.below?.get(table, key) === undefined) this.below?.set(table, key, value as never);
+		}
+	}
+}
+
 export class AgentContext {
 	private calls = 0;
+	private memoLayer: MemoLayer;
 	/** set on branches: calls made concurrently get keys of their own (`.../b0.3`) */
 	private keyPath = '';
 	/** retrievals limited to a conversation's recall (see RecallScope) */
@@ -128,17 +172,24 @@ export class AgentContext {
 		readonly recordAccess = true,
 		/** an ablation condition that overrides the run's, for interviews */
 		readonly condition?: Ablation
-	) {}
+	) {
+		this.memoLayer = new MemoLayer(agent);
+	}
 
 	/**
 	 * A context for work done concurrently with its siblings: its calls are keyed under the
 	 * branch's own name and counter, so their keys do not depend on which answer comes first.
 	 */
 	branch(label: string): AgentContext {
-		const b = new AgentContext(this.agent, this.stream, this.sim, this.model, this.keyPrefix, this.now, this.out, this.recordAccess, this.condition);
+		return this.fork(label, this.out, this.memoLayer);
+	}
+
+	private fork(label: string, out: StepOutput, memo: MemoLayer): AgentContext {
+		const b = new AgentContext(this.agent, this.stream, this.sim, this.model, this.keyPrefix, this.now, out, this.recordAccess, this.condition);
 		b.keyPath = `${this.keyPath}${this.calls++}${label}.`;
 		b.recall = this.recall;
 		b.speculative = this.speculative;
+		b.memoLayer = memo;
 		return b;
 	}
 
@@ -147,6 +198,31 @@ export class AgentContext {
 		const b = this.branch(label);
 		b.recall = scope;
 		return b;
+	}
+
+	/**
+	 * Work done side by side, a branch each. Nothing a branch does depends on when its siblings'
+	 * answers arrive: each sees the memo as it was when they began plus its own writes, and
+	 * writes its events to an output of its own; both are merged in branch order when all are
+	 * done. Branches neither retrieve nor store memories (ids would follow arrival order).
+	 */
+	async fanOut<T>(labels: readonly string[], work: (b: AgentContext, i: number) => Promise<T>): Promise<T[]> {
+		const branches = labels.map((label) => this.fork(label, emptyOutput(this.out.step, this.out.time), new MemoLayer(this.agent, this.memoLayer)));
+		const results = await Promise.all(branches.map((b, i) => work(b, i)));
+		for (const b of branches) {
+			b.memoLayer.merge();
+			this.out.events.push(...b.out.events);
+		}
+		return results;
+	}
+
+	/** A value the agent has memoised (see `AgentState.memo`), as this line of work sees it. */
+	memoGet<K extends MemoTable>(table: K, key: string): MemoValue<K> | undefined {
+		return this.memoLayer.get(table, key);
+	}
+
+	memoSet<K extends MemoTable>(table: K, key: string, value: MemoValue<K>): void {
+		this.memoLayer.set(table, key, value);
 	}
 
 	get state(): SimState {
@@ -270,8 +346,7 @@ export class AgentContext {
 	}
 
 	private async rateAhead(items: Pick<NewMemory, 'description' | 'importance'>[]): Promise<void> {
-		const memo = this.agent.memo.importance;
-		const unrated = items.filter((i) => i.importance === undefined && !Object.hasOwn(memo, i.description));
+		const unrated = items.filter((i) => i.importance === undefined && this.memoGet('importance', i.description) === undefined);
 		if (unrated.length === 0) return;
 		await this.model.embed(items.map((i) => i.description));
 		await this.ask('importance', { name: this.name, memories: unrated.map((i) => i.description) }, 'importance of new memories');
@@ -284,9 +359,7 @@ export class AgentContext {
 		if (items.length === 0) return [];
 		this.agent.pending = this.agent.pending.slice(count);
 		const vectors = await this.model.embed(items.map((i) => i.description));
-		const memo = this.agent.memo.importance;
-		// own keys only: a description may be any text, "constructor" or "__proto__" too
-		const ratings = items.map((i) => i.importance ?? (Object.hasOwn(memo, i.description) ? memo[i.description] : undefined));
+		const ratings = items.map((i) => i.importance ?? this.memoGet('importance', i.description));
 		const unrated = items.map((_, n) => n).filter((n) => ratings[n] === undefined);
 		if (unrated.length > 0) {
 			const answer = await this.ask<{ ratings: number[] }>(
@@ -298,7 +371,7 @@ export class AgentContext {
 				const raw = answer.value.ratings?.[j];
 				const rating = Number.isFinite(raw) ? Math.min(10, Math.max(1, Math.round(raw))) : 3;
 				ratings[n] = rating;
-				if (!answer.failsafe) memo[items[n].description] = rating;
+				if (!answer.failsafe) this.memoSet('importance', items[n].description, rating);
 			});
 		}
 		const records = items.map((item, n) => {

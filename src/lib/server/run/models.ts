@@ -3,6 +3,7 @@
 
 import path from 'node:path';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
+import { mulberry32 } from '../../engine/rng';
 import { dataHome, promptsDir as defaultPromptsDir } from '../paths';
 import { createModelGateway, languageModelProvider, OfflineProvider, type ModelProvider, type RecordedCall } from '../model';
 import type { Spend, GatewayActivity } from '../model/gateway';
@@ -55,12 +56,15 @@ export interface LiveModel extends ModelPort {
 }
 
 /**
- * The offline stand-in made to answer after `ms` milliseconds, as a hosted model would: for
- * measuring how the engine behaves when the model is the bottleneck (SIMULACRA_OFFLINE_LATENCY_MS).
+ * The offline stand-in made to answer after a delay, as a hosted model would: for measuring how
+ * the engine behaves when the model is the bottleneck (SIMULACRA_OFFLINE_LATENCY_MS), and, with a
+ * range `MIN-MAX`, for answers that arrive in another order than they were asked (each call's
+ * delay drawn at random; SIMULACRA_OFFLINE_LATENCY_SEED varies the draws).
  */
-function withLatency(provider: ModelProvider, ms: number): ModelProvider {
-	if (!(ms > 0)) return provider;
-	const wait = () => new Promise((resolve) => setTimeout(resolve, ms));
+function withLatency(provider: ModelProvider, latency: OfflineLatency | null): ModelProvider {
+	if (!latency) return provider;
+	const draw = mulberry32(latency.seed);
+	const wait = () => new Promise((resolve) => setTimeout(resolve, latency.min + draw() * (latency.max - latency.min)));
 	return {
 		name: provider.name,
 		model: provider.model,
@@ -73,6 +77,24 @@ function withLatency(provider: ModelProvider, ms: number): ModelProvider {
 		},
 		embed: (texts) => provider.embed(texts)
 	};
+}
+
+interface OfflineLatency {
+	min: number;
+	max: number;
+	seed: number;
+}
+
+/** SIMULACRA_OFFLINE_LATENCY_MS: milliseconds, or a range `MIN-MAX`; null when the answers come at once. */
+export function offlineLatency(env: NodeJS.ProcessEnv): OfflineLatency | null {
+	const raw = env.SIMULACRA_OFFLINE_LATENCY_MS?.trim() ?? '';
+	if (!raw) return null;
+	const m = /^(\d+(?:\.\d+)?)(?:\s*-\s*(\d+(?:\.\d+)?))?$/.exec(raw);
+	if (!m) throw new Error(`SIMULACRA_OFFLINE_LATENCY_MS is milliseconds (e.g. 800) or a range of them (e.g. 5-40), not ${JSON.stringify(raw)}`);
+	const min = Number(m[1]);
+	const max = m[2] === undefined ? min : Number(m[2]);
+	if (max < min) throw new Error(`SIMULACRA_OFFLINE_LATENCY_MS: the range ${raw} ends before it starts`);
+	return max > 0 ? { min, max, seed: Number(env.SIMULACRA_OFFLINE_LATENCY_SEED) || 1 } : null;
 }
 
 /** The configured price of a model (US dollars per million input / output tokens), or null. */
@@ -89,8 +111,8 @@ export async function createModel(
 	const dir = opts.promptsDir ?? defaultPromptsDir();
 	const pending: RecordedCall[] = [];
 	const totals: ModelStats = { calls: 0, cacheHits: 0, failsafes: 0, tokens: { prompt: 0, completion: 0 } };
-	const latencyMs = choice === 'openai' ? 0 : Number(env.SIMULACRA_OFFLINE_LATENCY_MS) || 0;
-	const provider = choice === 'openai' ? languageModelProvider(env) : withLatency(new OfflineProvider(), latencyMs);
+	const latency = choice === 'openai' ? null : offlineLatency(env);
+	const provider = choice === 'openai' ? languageModelProvider(env) : withLatency(new OfflineProvider(), latency);
 	const { gateway, cache } = await createModelGateway({
 		env,
 		provider,
@@ -115,7 +137,7 @@ export async function createModel(
 		price: (model) => (provider.name === 'offline' ? { input: 0, output: 0 } : configuredPrice(config, model)),
 		resolveDimensions: () => gateway.resolveDimensions(),
 		provider: provider.name,
-		instant: choice !== 'openai' && !(latencyMs > 0),
+		instant: choice !== 'openai' && !latency,
 		modelName: provider.model,
 		label: provider.label,
 		promptsDir: dir,

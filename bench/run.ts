@@ -51,6 +51,7 @@ const BENCHES: Record<string, () => Promise<Row[]>> = { day: dayBench, retrieval
 BENCHES['any-answer'] = async () => (await import('./any-answer')).benchAnyAnswer();
 BENCHES.storage = async () => (await import('./storage')).benchStorage();
 BENCHES.experiments = async () => (await import('./experiments')).benchExperiments();
+BENCHES.cache = async () => (await import('./cache')).benchCache();
 
 async function main() {
 	const { values } = parseArgs({ options: { only: { type: 'string' }, readme: { type: 'boolean', default: false } } });

@@ -5,8 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_IDS } from '../../engine/model';
 import type { PromptSet } from '../../prompts/promptset';
 import { validateOutput } from '../../prompts/schema';
+import { outputJsonSchema } from '../../prompts/json-schema';
+import { renderTemplate } from '../../prompts/template';
 import { AnswerCache } from './cache';
-import { DIMENSION_PROBE, EmbeddingFault, ModelGateway, ReplayMissError, SYSTEM_PROMPT, type RecordedCall } from './gateway';
+import { ChatFault, DIMENSION_PROBE, EmbeddingFault, ModelGateway, ReplayMissError, SYSTEM_PROMPT, type RecordedCall } from './gateway';
 import { loadPromptSet } from './load';
 import { OfflineProvider } from './providers/offline';
 import { ProviderError, type ChatRequest, type ChatResult, type ModelProvider } from './providers/types';
@@ -126,14 +128,68 @@ describe('ModelGateway.complete', () => {
 		expect(answer).toEqual({ value: { ratings: [3, 3, 3, 3] }, failsafe: true });
 	});
 
-	it('uses the fail-safe without retrying the provider when it fails', async () => {
-		const p = new ScriptedProvider(() => new ProviderError('chat failed after 5 attempts: HTTP 503', 5, 503));
-		const { g, calls } = gateway(p);
-		const answer = await g.complete(choose);
-		expect(answer.failsafe).toBe(true);
+	it('a provider failing past its retries is a fault, never a fail-safe: nothing recorded, nothing cached', async () => {
+		let down = true;
+		const p = new ScriptedProvider(() => (down ? new ProviderError('chat failed after 5 attempts: HTTP 503', 5, 503) : '{"choice": "kitchen"}'));
+		const cache = AnswerCache.memory();
+		const { g, calls } = gateway(p, { cache });
+		const fault = await g.complete(choose).catch((e: unknown) => e);
+		expect(fault).toBeInstanceOf(ChatFault);
+		expect((fault as ChatFault).message).toBe('choose_arena for nora (call 12/nora/3): chat failed after 5 attempts: HTTP 503');
 		expect(p.chats).toHaveLength(1);
-		expect(calls[0].error).toBe('provider error: chat failed after 5 attempts: HTTP 503');
-		expect(calls[0].answer).toBe('');
+		expect(calls).toHaveLength(0);
+		expect(cache.size.answers).toBe(0);
+		// the endpoint is back: the same call gets the model's answer
+		down = false;
+		expect(await g.complete(choose)).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+	});
+
+	it('a provider failure ahead of need is asked again by the step that needs it', async () => {
+		let n = 0;
+		const p = new ScriptedProvider(() => (n++ === 0 ? new ProviderError('HTTP 503', 1, 503) : '{"choice": "kitchen"}'));
+		const { g, calls } = gateway(p);
+		await g.prefetch(choose);
+		expect(await g.complete(choose)).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		expect(p.chats).toHaveLength(2);
+		expect(calls).toHaveLength(1);
+	});
+
+	it('identical prompts in flight at once share one request, whatever their keys, and the tokens are counted once', async () => {
+		let draws = 0;
+		const p = new ScriptedProvider(async () => {
+			await new Promise((r) => setTimeout(r, 10));
+			return `{"choice": "${['kitchen', 'bedroom'][draws++ % 2]}"}`;
+		});
+		const { g, calls } = gateway(p, { cache: AnswerCache.memory() });
+		const [a, b] = await Promise.all([g.complete(choose), g.complete({ ...choose, key: '12/maria/7', agent: 'maria' })]);
+		expect(p.chats).toHaveLength(1);
+		expect(b).toEqual(a);
+		expect(calls.map((c) => c.tokens.prompt + c.tokens.completion).sort()).toEqual([0, 110]);
+	});
+
+	it('the first answer recorded for a prompt is the one used: a later draw by another process is discarded', async () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'gw-first-'));
+		try {
+			const first = AnswerCache.open(dir);
+			const second = AnswerCache.open(dir);
+			const slow = (text: string, ms: number) => new ScriptedProvider(() => new Promise((r) => setTimeout(() => r(text), ms)));
+			const a = gateway(slow('{"choice": "kitchen"}', 10), { cache: first });
+			const b = gateway(slow('{"choice": "bedroom"}', 40), { cache: second });
+			// both miss the cache before either answers; the first to record its draw wins
+			const [vb, va] = await Promise.all([b.g.complete(choose), a.g.complete(choose)]);
+			expect(va).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+			expect(vb).toEqual(va);
+			expect(b.calls[0].answer).toBe('{"choice": "kitchen"}');
+			// and it is the one a later process reads
+			const third = AnswerCache.open(dir);
+			const c = gateway(slow('{"choice": "bedroom"}', 0), { cache: third });
+			expect(await c.g.complete(choose)).toEqual(va);
+			third.close();
+			first.close();
+			second.close();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 
 	it('throws clear errors for unknown templates and bad variables (programming errors)', async () => {
@@ -192,22 +248,36 @@ describe('cache', () => {
 		expect(bad.chats).toHaveLength(2);
 
 		const down = new ScriptedProvider(() => new ProviderError('offline', 1));
-		await gateway(down, { cache }).g.complete({ ...choose, vars: { ...choose.vars, activity: 'x' } });
-		await gateway(down, { cache }).g.complete({ ...choose, vars: { ...choose.vars, activity: 'x' } });
+		await expect(gateway(down, { cache }).g.complete({ ...choose, vars: { ...choose.vars, activity: 'x' } })).rejects.toThrow(ChatFault);
+		await expect(gateway(down, { cache }).g.complete({ ...choose, vars: { ...choose.vars, activity: 'x' } })).rejects.toThrow(ChatFault);
 		expect(down.chats).toHaveLength(2);
 	});
 
-	it('asks again when a cached answer no longer fits the call', async () => {
+	it('asks again when a cached answer no longer fits the call, and uses its own answer', async () => {
 		const cache = AnswerCache.memory();
 		const p = new ScriptedProvider(() => '{"choice": "kitchen"}');
 		const { g } = gateway(p, { cache });
-		await g.complete(choose);
 		const { chatCacheKey } = await import('./cache');
 		const t = set.templates.get('choose_arena')!;
-		const prompt = p.chats[0].messages;
-		const key = chatCacheKey({ provider: p.name, endpoint: 'local', model: p.model, sampling: t.sampling, messages: prompt });
+		const messages = [
+			{ role: 'system' as const, content: SYSTEM_PROMPT },
+			{ role: 'user' as const, content: renderTemplate(t, choose.vars) }
+		];
+		const schema = outputJsonSchema(t.output, choose.vars, { strict: true });
+		const key = chatCacheKey({ provider: p.name, endpoint: 'local', model: p.model, sampling: t.sampling, messages, schema });
+		// an answer recorded before an edit of the options: "attic" is no longer one of them
 		cache.putAnswer(key, { text: '{"choice": "attic"}', value: { choice: 'attic' }, failsafe: false, attempts: 1, tokens: { prompt: 1, completion: 1 } });
 		expect(await g.complete(choose)).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		expect(p.chats).toHaveLength(1);
+	});
+
+	it('the output schema is part of the key: a schema edit asks anew', async () => {
+		const cache = AnswerCache.memory();
+		const p = new ScriptedProvider(() => '{"choice": "kitchen"}');
+		await gateway(p, { cache }).g.complete(choose);
+		const t = set.templates.get('choose_arena')!;
+		const edited: PromptSet = { ...set, templates: new Map(set.templates).set('choose_arena', { ...t, output: { ...t.output, description: 'the area to go to' } }) };
+		await gateway(p, { cache, templates: edited }).g.complete(choose);
 		expect(p.chats).toHaveLength(2);
 	});
 });

@@ -14,7 +14,7 @@ import { outputJsonSchema, readAnswer } from '../../prompts/json-schema';
 import { getTemplate, type PromptSet } from '../../prompts/promptset';
 import { validateOutput } from '../../prompts/schema';
 import { failsafeFor, renderTemplate } from '../../prompts/template';
-import { AnswerCache, chatCacheKey, embedCacheKey, samplingIndex } from './cache';
+import { AnswerCache, chatCacheKey, embedCacheKey, samplingIndex, type CachedAnswer } from './cache';
 import { LOCAL_ENDPOINT, type ChatMessage, type ModelProvider, type ModelRoute, type TokenCounts } from './providers/types';
 import { Semaphore, type SlotOptions, type Ticket } from './semaphore';
 import type { ModelActivity } from '../../api/types';
@@ -96,13 +96,20 @@ type CallResult = Pick<RecordedCall, 'answer' | 'value' | 'failsafe' | 'tokens' 
 
 interface CallOutcome {
 	call: CallResult;
-	/** the provider failed (not an answer: not cached, asked again when needed) */
-	providerError: boolean;
+	/** why the provider gave no well-formed answer (not an answer: not cached, asked again when needed) */
+	providerError?: string;
+}
+
+/** A request to the provider in flight: every call with the same prompt waits for it. */
+interface Flight {
+	outcome: Promise<CallOutcome>;
+	ticket?: Ticket;
+	/** asked ahead of need: a provider failure there is asked again by the step that needs it */
+	ahead: boolean;
 }
 
 interface AheadCall {
-	outcome: Promise<CallOutcome>;
-	ticket?: Ticket;
+	flight: Flight;
 	/** what the call cost, once answered (a provider failure costs nothing here) */
 	spent?: Spend;
 	/** a step took the answer */
@@ -123,6 +130,8 @@ interface Prepared {
 	req: ModelRequest;
 	t: ReturnType<typeof getTemplate>;
 	messages: ChatMessage[];
+	/** the output schema bound to the call's inputs, sent as strict structured outputs */
+	jsonSchema: Record<string, unknown>;
 	cacheKey: string;
 	base: Omit<RecordedCall, keyof CallResult | 'latencyMs'>;
 }
@@ -166,6 +175,23 @@ export class EmbeddingFault extends Error {
 /** The text embedded to learn an embedding model's dimension. */
 export const DIMENSION_PROBE = 'dimension probe';
 
+/**
+ * A chat request that got no well-formed answer from its provider past the provider's retries
+ * (an outage, an error page, a body too large or too slow). Nothing built on it is committed:
+ * a run pauses at its last commit and resumes once the endpoint answers.
+ */
+export class ChatFault extends Error {
+	readonly template: string;
+	readonly endpoint: string;
+
+	constructor(message: string, details: { template: string; endpoint: string }) {
+		super(message);
+		this.name = 'ChatFault';
+		this.template = details.template;
+		this.endpoint = details.endpoint;
+	}
+}
+
 /** A replay journal that lacks an answer the engine now asks for. */
 export class ReplayMissError extends Error {
 	constructor(message: string) {
@@ -198,6 +224,8 @@ export class ModelGateway implements ModelPort {
 	private learned: number | undefined;
 	/** calls made ahead of need, by prompt (answer-cache key) */
 	private readonly ahead = new Map<string, AheadCall>();
+	/** requests to the provider in flight, by prompt (answer-cache key): one per prompt */
+	private readonly flights = new Map<string, Flight>();
 	/** calls a step is waiting for */
 	private readonly waiting = new Map<number, { template: string; agent: string; key: string }>();
 	private waitIds = 0;
@@ -272,25 +300,29 @@ export class ModelGateway implements ModelPort {
 		if (ahead) {
 			this.ahead.delete(cacheKey);
 			ahead.used = true;
-			if (ahead.ticket) this.sem.promote(ahead.ticket);
-			const outcome = await this.waitFor(req, ahead.outcome);
-			// a provider failure is not an answer: the call is made again
-			if (!outcome.providerError) {
-				this.counts.aheadUsed++;
-				this.record({ ...base, ...outcome.call, latencyMs: this.now() - started });
-				return { value: outcome.call.value as T, failsafe: outcome.call.failsafe };
+		}
+		let flight = ahead?.flight ?? this.flights.get(cacheKey);
+		if (!flight) {
+			const cached = this.fromCache(prepared);
+			if (cached) {
+				this.record({ ...base, ...cached, latencyMs: this.now() - started });
+				return { value: cached.value as T, failsafe: cached.failsafe };
 			}
 		}
-
-		const cached = this.fromCache(prepared);
-		if (cached) {
-			this.record({ ...base, ...cached, latencyMs: this.now() - started });
-			return { value: cached.value as T, failsafe: cached.failsafe };
+		// The same prompt asked by another call still in flight: one request, one answer, paid once.
+		const shared = flight !== undefined && !ahead;
+		flight ??= this.call(prepared, { priority: 'now', owner: req.agent ?? '' });
+		if (flight.ticket) this.sem.promote(flight.ticket);
+		let outcome = await this.waitFor(req, flight.outcome);
+		// a provider failure ahead of need is not an answer: the call is made again, now
+		if (outcome.providerError && flight.ahead) outcome = await this.waitFor(req, this.call(prepared, { priority: 'now', owner: req.agent ?? '' }).outcome);
+		if (outcome.providerError) {
+			throw new ChatFault(`${req.template} for ${req.agent ?? 'the run'} (call ${req.key}): ${outcome.providerError}`, { template: req.template, endpoint: base.endpoint });
 		}
-
-		const outcome = await this.waitFor(req, this.call(prepared, { priority: 'now', owner: req.agent ?? '' }));
-		this.record({ ...base, ...outcome.call, latencyMs: this.now() - started });
-		return { value: outcome.call.value as T, failsafe: outcome.call.failsafe };
+		if (ahead) this.counts.aheadUsed++;
+		const call = shared ? { ...outcome.call, tokens: { prompt: 0, completion: 0 }, cacheHit: true } : outcome.call;
+		this.record({ ...base, ...call, latencyMs: this.now() - started });
+		return { value: call.value as T, failsafe: call.failsafe };
 	}
 
 	/**
@@ -307,15 +339,14 @@ export class ModelGateway implements ModelPort {
 		if (cached) return Promise.resolve({ value: cached.value as T, failsafe: cached.failsafe });
 		let entry = this.ahead.get(cacheKey);
 		if (!entry) {
-			const made: AheadCall = { outcome: Promise.resolve(null as unknown as CallOutcome) };
 			// a key made ahead starts with the step that will need it: sooner steps go first
 			const rank = Number(req.key.split('/')[0]);
-			made.outcome = this.call(prepared, { priority: 'ahead', rank: Number.isFinite(rank) ? rank : 0, owner: req.agent ?? '', ticket: (tk) => (made.ticket = tk) });
+			const made: AheadCall = { flight: this.call(prepared, { priority: 'ahead', rank: Number.isFinite(rank) ? rank : 0, owner: req.agent ?? '' }) };
 			const forget = () => {
 				if (this.ahead.get(cacheKey) === made) this.ahead.delete(cacheKey);
 			};
 			const { base } = prepared;
-			made.outcome.then((o) => {
+			made.flight.outcome.then((o) => {
 				if (o.providerError) return forget();
 				made.spent = { key: base.key, template: base.template, agent: base.agent, provider: base.provider, model: base.model, tokens: { ...o.call.tokens } };
 				// forgotten before it was answered: nothing will use it
@@ -329,7 +360,7 @@ export class ModelGateway implements ModelPort {
 				if (oldest !== undefined) this.forgetAhead(oldest);
 			}
 		}
-		return entry.outcome.then((o) => ({ value: o.call.value as T, failsafe: o.call.failsafe }));
+		return entry.flight.outcome.then((o) => ({ value: o.call.value as T, failsafe: o.call.failsafe }));
 	}
 
 	private forgetAhead(cacheKey: string): void {
@@ -397,7 +428,8 @@ export class ModelGateway implements ModelPort {
 			{ role: 'user', content: prompt }
 		];
 		const route = this.routeOf(t.id);
-		const cacheKey = chatCacheKey({ ...route, sampling: t.sampling, messages, sample: this.samplingIndex });
+		const jsonSchema = outputJsonSchema(t.output, req.vars, { strict: true });
+		const cacheKey = chatCacheKey({ ...route, sampling: t.sampling, messages, schema: jsonSchema, sample: this.samplingIndex });
 		const base = {
 			key: req.key,
 			template: t.id,
@@ -410,7 +442,7 @@ export class ModelGateway implements ModelPort {
 			prompt,
 			...(this.recordVars && { vars: req.vars })
 		};
-		return { req, t, messages, cacheKey, base };
+		return { req, t, messages, jsonSchema, cacheKey, base };
 	}
 
 	private fromCache({ t, req, cacheKey }: Prepared): CallResult | null {
@@ -430,15 +462,32 @@ export class ModelGateway implements ModelPort {
 		};
 	}
 
-	/** Asks the provider (with repair rounds), caches a usable answer; never throws for the model's sake. */
-	private call({ t, req, messages, cacheKey }: Prepared, slot: SlotOptions): Promise<CallOutcome> {
-		const jsonSchema = outputJsonSchema(t.output, req.vars, { strict: true });
+	/** The request for a prompt: the one in flight, or a new one (see `ask`). */
+	private call(prepared: Prepared, slot: SlotOptions): Flight {
+		const key = prepared.cacheKey;
+		const running = this.flights.get(key);
+		if (running) return running;
+		const flight: Flight = { outcome: Promise.resolve({ call: null as unknown as CallResult }), ahead: slot.priority === 'ahead' };
+		flight.outcome = this.ask(prepared, { ...slot, ticket: (tk) => (flight.ticket = tk) });
+		this.flights.set(key, flight);
+		const landed = () => {
+			if (this.flights.get(key) === flight) this.flights.delete(key);
+		};
+		flight.outcome.then(landed, landed);
+		return flight;
+	}
+
+	/**
+	 * Asks the provider (with repair rounds) and caches a usable answer; never throws. A provider
+	 * failure is reported, not answered. The answer kept is the cache's: the first one recorded
+	 * for this prompt by any process sharing the cache, which may be another's earlier draw.
+	 */
+	private ask({ t, req, messages, jsonSchema, cacheKey }: Prepared, slot: SlotOptions): Promise<CallOutcome> {
 		return this.sem.run(async () => {
 			const tokens = { prompt: 0, completion: 0 };
 			const conversation = [...messages];
 			let answer = '';
 			let problems: string[] = [];
-			let providerError: string | undefined;
 			let attempts = 0;
 			for (let round = 0; round <= this.retries; round++) {
 				attempts++;
@@ -449,8 +498,7 @@ export class ModelGateway implements ModelPort {
 					tokens.prompt += result.tokens.prompt;
 					tokens.completion += result.tokens.completion;
 				} catch (e) {
-					providerError = e instanceof Error ? e.message : String(e);
-					break;
+					return { call: { answer, value: null, failsafe: true, tokens, cacheHit: false, attempts }, providerError: e instanceof Error ? e.message : String(e) };
 				}
 				answer = text;
 				let parsed: unknown;
@@ -462,23 +510,26 @@ export class ModelGateway implements ModelPort {
 					continue;
 				}
 				const check = validateOutput(t.output, parsed, req.vars);
-				if (check.ok) {
-					this.cache?.putAnswer(cacheKey, { text, value: parsed, failsafe: false, attempts, tokens: { ...tokens } });
-					return { call: { answer, value: parsed, failsafe: false, tokens, cacheHit: false, attempts }, providerError: false };
-				}
+				if (check.ok) return { call: this.keep({ t, req, cacheKey }, { text, value: parsed, failsafe: false, attempts, tokens }) };
 				problems = check.errors;
 				conversation.push({ role: 'assistant', content: text }, { role: 'user', content: repairMessage(problems) });
 			}
-
-			const value = failsafeFor(t, req.vars);
-			const error = providerError
-				? `provider error: ${providerError}`
-				: `no valid answer after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${problems.join('; ')}`;
 			// Repeated invalid answers are the model's answer to this prompt and are kept, so a
-			// re-run is identical; a provider failure (network, quota) is not, so it is retried.
-			if (!providerError) this.cache?.putAnswer(cacheKey, { text: answer, value, failsafe: true, attempts, tokens: { ...tokens } });
-			return { call: { answer, value, failsafe: true, tokens, cacheHit: false, attempts, error }, providerError: providerError !== undefined };
+			// re-run is identical.
+			const error = `no valid answer after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${problems.join('; ')}`;
+			return { call: { ...this.keep({ t, req, cacheKey }, { text: answer, value: failsafeFor(t, req.vars), failsafe: true, attempts, tokens }), error } };
 		}, slot);
+	}
+
+	/** Records an answer in the cache and gives the one to use: the cache's first for the prompt when it still fits. */
+	private keep({ t, req, cacheKey }: Pick<Prepared, 't' | 'req' | 'cacheKey'>, got: CachedAnswer): CallResult {
+		const own: CallResult = { answer: got.text, value: got.value, failsafe: got.failsafe, tokens: got.tokens, cacheHit: false, attempts: got.attempts };
+		const kept = this.cache?.putAnswer(cacheKey, { ...got, tokens: { ...got.tokens } });
+		if (!kept || kept.text === got.text) return own;
+		const value = kept.failsafe ? failsafeFor(t, req.vars) : kept.value;
+		// an earlier draw that no longer fits the schema is not used (the cache keeps it all the same)
+		if (!kept.failsafe && !validateOutput(t.output, value, req.vars).ok) return own;
+		return { ...own, answer: kept.text, value, failsafe: kept.failsafe, attempts: kept.attempts, ...(kept.failsafe && { error: 'another run recorded a fail-safe for this prompt first' }) };
 	}
 
 	async embed(texts: string[]): Promise<Float32Array[]> {

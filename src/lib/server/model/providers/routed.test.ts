@@ -9,7 +9,7 @@ import type { PromptSet } from '../../../prompts/promptset';
 import { createModel } from '../../run/models';
 import { AnswerCache } from '../cache';
 import { parseModelConfig, type ModelConfig } from '../config';
-import { EmbeddingFault, ModelGateway, type RecordedCall } from '../gateway';
+import { ChatFault, EmbeddingFault, ModelGateway, type RecordedCall } from '../gateway';
 import { languageModelProvider } from '../index';
 import { loadPromptSet } from '../load';
 import { chatCompletion, embeddingsResponse, fakeVector, startFakeOpenAI, type FakeHandler, type FakeOpenAI } from '../testing/fake-openai';
@@ -96,18 +96,19 @@ describe('a routed provider', () => {
 		const provider = languageModelProvider({ SMALL_KEY: KEY_A, OPENAI_API_KEY: 'sk-classic-key-0123456789' }, config(a, b), fast);
 		const calls: RecordedCall[] = [];
 		const g = new ModelGateway({ provider, templates: set, recorder: (c) => calls.push(c) });
-		const rated = await g.complete({ template: 'importance', vars: SAMPLE_VARS.importance, key: 'k1' });
+		const refused = await g.complete({ template: 'importance', vars: SAMPLE_VARS.importance, key: 'k1' }).catch((e: unknown) => e);
 		await g.complete({ template: 'daily_plan', vars: SAMPLE_VARS.daily_plan, key: 'k2' });
 		const fault = await g.embed(['x']).catch((e: unknown) => e);
 
 		expect(a.chatRequests()[0].headers.authorization).toBe(`Bearer ${KEY_A}`);
 		// an endpoint with no apiKeyEnv gets no real key (not even OPENAI_API_KEY)
 		expect(b.chatRequests()[0].headers.authorization).toBe('Bearer no-key');
-		expect(rated.failsafe).toBe(true);
-		expect(calls[0].error).toMatch(/HTTP 401: .*\[redacted\]/);
+		expect(refused).toBeInstanceOf(ChatFault);
+		expect((refused as Error).message).toMatch(/HTTP 401: .*\[redacted\]/);
 		expect(fault).toBeInstanceOf(EmbeddingFault);
 		expect((fault as Error).message).toMatch(/HTTP 401/);
-		for (const text of [JSON.stringify(calls), (fault as Error).message, String((fault as Error).stack), JSON.stringify(provider), JSON.stringify(provider.config)]) {
+		const texts = [JSON.stringify(calls), (refused as Error).message, String((refused as Error).stack), (fault as Error).message, String((fault as Error).stack)];
+		for (const text of [...texts, JSON.stringify(provider), JSON.stringify(provider.config)]) {
 			expect(text).not.toContain(KEY_A);
 			expect(text).not.toContain('sk-classic-key');
 		}
@@ -232,7 +233,7 @@ describe('a run\'s model', () => {
 		await Promise.all(
 			Array.from({ length: 6 }, (_, i) =>
 				i % 2
-					? g.complete({ template: 'importance', vars: SAMPLE_VARS.importance, key: `k${i}` })
+					? g.complete({ template: 'importance', vars: { ...SAMPLE_VARS.importance, name: `Name ${i}` }, key: `k${i}` })
 					: g.complete({ template: 'action_emoji', vars: { activity: `baking ${i}` }, key: `k${i}` })
 			)
 		);

@@ -53,6 +53,13 @@ describe('loadModelConfig from a file', () => {
 		expect(priceFor(c, 'constructor')).toBeUndefined();
 	});
 
+	it('reads the answer size limit and the default max_tokens of an endpoint', () => {
+		const c = loadModelConfig({ SIMULACRA_MODELS: write({ ...example, endpoints: { ...example.endpoints, local: { baseURL: 'http://127.0.0.1:11434/v1', maxAnswerBytes: 65536, maxTokens: 400 } } }) });
+		expect(c.endpoints.local).toEqual({ baseURL: 'http://127.0.0.1:11434/v1', structured: 'json_schema', concurrency: 8, maxAnswerBytes: 65536, maxTokens: 400 });
+		expect(c.endpoints.openai).not.toHaveProperty('maxAnswerBytes');
+		expect(c.endpoints.openai).not.toHaveProperty('maxTokens');
+	});
+
 	it('lets a single endpoint go unnamed', () => {
 		const c = loadModelConfig({ SIMULACRA_MODELS: write({ endpoints: { ollama: { baseURL: 'http://127.0.0.1:11434/v1' } }, chat: { model: 'llama3.1' }, embed: { model: 'nomic-embed-text', dimensions: 768 } }) });
 		expect(c.chat).toEqual({ endpoint: 'ollama', model: 'llama3.1' });
@@ -80,6 +87,9 @@ describe('loadModelConfig from a file', () => {
 		['a bad dimension', { ...example, embed: { ...example.embed, dimensions: 0 } }, /: embed\.dimensions: must be a positive whole number, or left out/],
 		['a bad price', { ...example, prices: { 'gpt-4o': { input: '2.5', output: 10 } } }, /: prices\.gpt-4o\.input: must be a number of US dollars per million tokens \(got "2\.5"\)$/],
 		['a bad concurrency', { ...example, endpoints: { ...example.endpoints, local: { baseURL: 'http://x/v1', concurrency: 0 } } }, /: endpoints\.local\.concurrency: must be a whole number of at least 1 \(got 0\)$/],
+		['a bad answer size limit', { ...example, endpoints: { ...example.endpoints, local: { baseURL: 'http://x/v1', maxAnswerBytes: '256k' } } }, /: endpoints\.local\.maxAnswerBytes: must be a whole number of at least 1 \(got "256k"\)$/],
+		['a bad max_tokens', { ...example, endpoints: { ...example.endpoints, local: { baseURL: 'http://x/v1', maxTokens: 0.5 } } }, /: endpoints\.local\.maxTokens: must be a whole number of at least 1 \(got 0\.5\)$/],
+		['an unknown endpoint field', { ...example, endpoints: { ...example.endpoints, local: { baseURL: 'http://x/v1', max_tokens: 10 } } }, /: endpoints\.local\.max_tokens: unknown field \(expected baseURL, apiKeyEnv, structured, concurrency, timeoutMs, maxRetries, maxAnswerBytes, maxTokens\)$/],
 		['no endpoints', { chat: { model: 'x' } }, /: endpoints: must name at least one endpoint/]
 	];
 	for (const [what, value, message] of bad) {
@@ -138,6 +148,12 @@ describe('modelConfigFromEnv', () => {
 		expect(c.endpoints.default).toMatchObject({ baseURL: 'http://127.0.0.1:11434/v1', structured: 'off' });
 		expect(c.embed.dimensions).toBe(768);
 		expect(loadModelConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', SIMULACRA_HOME: dir }).endpoints.default.baseURL).toBe('http://127.0.0.1:11434/v1');
+	});
+
+	it('reads the answer size limit and the default max_tokens, and names a bad one', () => {
+		expect(modelConfigFromEnv({ SIMULACRA_MODEL_MAX_ANSWER_BYTES: '65536', SIMULACRA_MODEL_MAX_TOKENS: '400' }).endpoints.default).toMatchObject({ maxAnswerBytes: 65536, maxTokens: 400 });
+		expect(() => modelConfigFromEnv({ SIMULACRA_MODEL_MAX_ANSWER_BYTES: '256KiB' })).toThrow('SIMULACRA_MODEL_MAX_ANSWER_BYTES must be a positive number of bytes (got "256KiB")');
+		expect(() => modelConfigFromEnv({ SIMULACRA_MODEL_MAX_TOKENS: '0' })).toThrow('SIMULACRA_MODEL_MAX_TOKENS must be a positive integer (got "0")');
 	});
 });
 

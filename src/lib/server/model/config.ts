@@ -37,10 +37,14 @@ export interface EndpointConfig {
 	structured: StructuredMode;
 	/** requests in flight at once */
 	concurrency: number;
-	/** per-request timeout in ms */
+	/** deadline in ms for the whole exchange of one attempt (headers and body) */
 	timeoutMs?: number;
-	/** retries after the first attempt for 429, 5xx, timeouts and connection errors */
+	/** retries after the first attempt for 429, 5xx, timeouts, connection errors and answers that are not completions */
 	maxRetries?: number;
+	/** largest chat response body in bytes (the provider's default is 256 KiB) */
+	maxAnswerBytes?: number;
+	/** max_tokens sent with a chat request whose template's sampling sets none (the provider's default is 1024) */
+	maxTokens?: number;
 }
 
 export interface ModelRef {
@@ -149,8 +153,9 @@ function structuredFromEnv(env: NodeJS.ProcessEnv): StructuredMode {
 /**
  * One endpoint from OPENAI_BASE_URL (default OpenAI) with its key in OPENAI_API_KEY, models
  * from SIMULACRA_CHAT_MODEL, SIMULACRA_EMBED_MODEL and SIMULACRA_EMBED_DIMENSIONS, limits from
- * SIMULACRA_MODEL_CONCURRENCY, SIMULACRA_MODEL_TIMEOUT_MS, SIMULACRA_MODEL_MAX_RETRIES, and
- * SIMULACRA_STRUCTURED (or the older SIMULACRA_JSON_MODE).
+ * SIMULACRA_MODEL_CONCURRENCY, SIMULACRA_MODEL_TIMEOUT_MS, SIMULACRA_MODEL_MAX_RETRIES,
+ * SIMULACRA_MODEL_MAX_ANSWER_BYTES, SIMULACRA_MODEL_MAX_TOKENS, and SIMULACRA_STRUCTURED (or the
+ * older SIMULACRA_JSON_MODE).
  */
 export function modelConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ModelConfig {
 	const base = env.OPENAI_BASE_URL?.trim();
@@ -164,6 +169,10 @@ export function modelConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ModelC
 	const maxRetries = envNumber(env, 'SIMULACRA_MODEL_MAX_RETRIES', (n) => Number.isInteger(n) && n >= 0, 'a whole number');
 	if (timeoutMs !== undefined) endpoint.timeoutMs = timeoutMs;
 	if (maxRetries !== undefined) endpoint.maxRetries = maxRetries;
+	const maxAnswerBytes = envNumber(env, 'SIMULACRA_MODEL_MAX_ANSWER_BYTES', positiveInt, 'a positive number of bytes');
+	const maxTokens = envNumber(env, 'SIMULACRA_MODEL_MAX_TOKENS', positiveInt, 'a positive integer');
+	if (maxAnswerBytes !== undefined) endpoint.maxAnswerBytes = maxAnswerBytes;
+	if (maxTokens !== undefined) endpoint.maxTokens = maxTokens;
 	const dimensions = envNumber(env, 'SIMULACRA_EMBED_DIMENSIONS', positiveInt, 'a positive integer');
 	return {
 		source: 'environment',
@@ -179,7 +188,7 @@ export function modelConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ModelC
 // from a file
 
 const TOP_FIELDS = ['endpoints', 'chat', 'embed', 'routes', 'prices'];
-const ENDPOINT_FIELDS = ['baseURL', 'apiKeyEnv', 'structured', 'concurrency', 'timeoutMs', 'maxRetries'];
+const ENDPOINT_FIELDS = ['baseURL', 'apiKeyEnv', 'structured', 'concurrency', 'timeoutMs', 'maxRetries', 'maxAnswerBytes', 'maxTokens'];
 
 function unknownFields(obj: Record<string, unknown>, allowed: string[], where: string, file: string): void {
 	for (const key of Object.keys(obj)) {
@@ -213,10 +222,12 @@ function parseEndpoint(raw: unknown, name: string, file: string): EndpointConfig
 		}
 		out.structured = raw.structured as StructuredMode;
 	}
-	const ints: [keyof EndpointConfig & ('concurrency' | 'timeoutMs' | 'maxRetries'), number][] = [
+	const ints: [keyof EndpointConfig & ('concurrency' | 'timeoutMs' | 'maxRetries' | 'maxAnswerBytes' | 'maxTokens'), number][] = [
 		['concurrency', 1],
 		['timeoutMs', 1],
-		['maxRetries', 0]
+		['maxRetries', 0],
+		['maxAnswerBytes', 1],
+		['maxTokens', 1]
 	];
 	for (const [field, min] of ints) {
 		const v = raw[field];

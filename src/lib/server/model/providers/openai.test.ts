@@ -1,11 +1,13 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PromptSet } from '../../../prompts/promptset';
-import { ModelGateway, type RecordedCall } from '../gateway';
+import { ChatFault, ModelGateway, type RecordedCall } from '../gateway';
 import { loadPromptSet } from '../load';
 import { chatCompletion, embeddingsResponse, startFakeOpenAI, type FakeOpenAI, type FakeHandler } from '../testing/fake-openai';
 import { SAMPLE_VARS } from '../testing/sample-vars';
-import { OpenAIProvider, openAIOptionsFromEnv, seededJitter, type OpenAIProviderOptions } from './openai';
+import { parseModelConfig } from '../config';
+import { DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_TOKENS, OpenAIProvider, openAIOptionsFromEnv, seededJitter, type OpenAIProviderOptions } from './openai';
+import { RoutedProvider } from './routed';
 import { ProviderError } from './types';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';
@@ -95,8 +97,8 @@ describe('OpenAIProvider over HTTP', () => {
 
 	it('times out a slow request and retries it', async () => {
 		const { server, provider } = await setup(
-			{ chat: (_, n) => (n === 0 ? { delayMs: 1000, json: chatCompletion('{"late": true}') } : { json: chatCompletion('{"fast": true}') }) },
-			{ timeoutMs: 100 }
+			{ chat: (_, n) => (n === 0 ? { delayMs: 1500, json: chatCompletion('{"late": true}') } : { json: chatCompletion('{"fast": true}') }) },
+			{ timeoutMs: 300 }
 		);
 		expect((await provider.chat(chatReq)).text).toBe('{"fast": true}');
 		expect(server.chatRequests()).toHaveLength(2);
@@ -104,7 +106,7 @@ describe('OpenAIProvider over HTTP', () => {
 
 	it('reports a timeout when every attempt is too slow', async () => {
 		const { provider } = await setup({ chat: () => ({ delayMs: 1000, json: chatCompletion('{}') }) }, { timeoutMs: 80, maxRetries: 1 });
-		await expect(provider.chat(chatReq)).rejects.toThrow(/failed after 2 attempts: timed out after 80 ms/);
+		await expect(provider.chat(chatReq)).rejects.toThrow(/failed after 2 attempts: timed out: the whole request took longer than 80 ms \(headers and body\)$/);
 	});
 
 	it('bounds concurrent requests', async () => {
@@ -171,14 +173,15 @@ describe('the API key', () => {
 		}
 	});
 
-	it('never appears in recorded calls', async () => {
+	it('never appears in recorded calls or in the fault that pauses a run', async () => {
 		const { provider } = await setup({ chat: (req) => ({ status: 503, json: { error: { message: `overloaded for ${req.headers.authorization}` } } }) }, { maxRetries: 1 });
 		const calls: RecordedCall[] = [];
 		const g = new ModelGateway({ provider, templates: set, recorder: (c) => calls.push(c) });
-		const answer = await g.complete({ template: 'choose_arena', vars: SAMPLE_VARS.choose_arena, key: 'k' });
-		expect(answer.failsafe).toBe(true);
-		expect(calls[0].error).toMatch(/HTTP 503/);
-		expect(JSON.stringify(calls)).not.toContain(KEY);
+		const fault = await g.complete({ template: 'choose_arena', vars: SAMPLE_VARS.choose_arena, key: 'k' }).catch((e: unknown) => e);
+		expect(fault).toBeInstanceOf(ChatFault);
+		expect((fault as Error).message).toMatch(/HTTP 503/);
+		expect((fault as Error).message).toMatch(/Bearer \[redacted\]/);
+		expect(`${(fault as Error).message} ${(fault as Error).stack} ${JSON.stringify(calls)}`).not.toContain(KEY);
 	});
 
 	it('is not needed for a local server, and is required otherwise', () => {
@@ -227,11 +230,11 @@ describe('through the gateway', () => {
 	it('also handles a body that is not JSON at all', async () => {
 		const { server } = await setup({ chat: (_, n) => (n === 0 || n === 1 ? { raw: '<html>bad gateway</html>', status: 200 } : { json: chatCompletion('{"choice": "kitchen"}') }) });
 		const provider = new OpenAIProvider({ baseURL: server.url, apiKey: KEY, dimensions: 8, maxRetries: 0 });
-		const calls: RecordedCall[] = [];
-		const g = new ModelGateway({ provider, templates: set, recorder: (c) => calls.push(c) });
-		const answer = await g.complete({ template: 'choose_arena', vars: SAMPLE_VARS.choose_arena, key: 'k' });
-		expect(answer).toEqual({ value: { choice: 'bedroom' }, failsafe: true });
-		expect(calls[0].error).toMatch(/failed after 1 attempt: the endpoint's reply was not JSON/);
+		const err = await provider.chat(chatReq).catch((e: unknown) => e);
+		expect(err).toBeInstanceOf(ProviderError);
+		expect((err as ProviderError).message).toMatch(
+			/failed after 1 attempt: the endpoint answered HTTP 200 with application\/json that is not valid JSON \(<html>bad gateway<\/html>\) instead of a chat completion; is a proxy in the way\?$/
+		);
 
 		// With retries, the next (valid) reply is used.
 		const retrying = new OpenAIProvider({ baseURL: server.url, apiKey: KEY, dimensions: 8, maxRetries: 1, sleep: async () => {} });
@@ -350,5 +353,234 @@ describe('structured outputs', () => {
 		await new ModelGateway({ provider, templates: set, recorder: (c) => calls.push(c) }).complete({ template: 'choose_arena', vars: SAMPLE_VARS.choose_arena, key: 'k' });
 		expect(calls[0]).toMatchObject({ provider: 'openai', endpoint: new URL(server.url).host, model: 'qwen2.5:7b' });
 		expect(calls[0].endpoint).toMatch(/^127\.0\.0\.1:\d+$/);
+	});
+});
+
+describe('faults of real endpoints', () => {
+	const good = chatCompletion('{"choice": "kitchen"}');
+	const PAGE = '<!DOCTYPE html>\n<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n</body>\n</html>\n';
+
+	async function failure(p: Promise<unknown>): Promise<ProviderError> {
+		const e = await p.then(
+			() => new Error('no error'),
+			(e: unknown) => e
+		);
+		expect(e).toBeInstanceOf(ProviderError);
+		return e as ProviderError;
+	}
+
+	it('gives the whole exchange one deadline: a body dripping 5 bytes a second fails at the deadline', async () => {
+		const { server, provider } = await setup({ chat: () => ({ json: good, drip: { bytesPerSecond: 5 } }) }, { timeoutMs: 500, maxRetries: 0 });
+		const started = performance.now();
+		const err = await failure(provider.chat(chatReq));
+		const took = performance.now() - started;
+		expect(err.message).toMatch(/^chat \(test-chat\) at http:\/\/127\.0\.0\.1:\d+\/v1 failed after 1 attempt: timed out: the whole request took longer than 500 ms \(headers and body\)$/);
+		expect(err.fault).toBe('deadline');
+		expect(err.status).toBeUndefined();
+		expect(took).toBeGreaterThanOrEqual(490);
+		expect(took).toBeLessThan(1500);
+		// the headers came at once: the SDK's own timeout would not have stopped it
+		expect(server.streamedBytes()).toBeGreaterThan(0);
+	});
+
+	it('ends a body that never ends, each attempt at the deadline, and retries it', async () => {
+		const { server, provider, sleeps } = await setup({ chat: () => ({ json: good, drip: { chunk: 4, intervalMs: 20, forever: true } }) }, { timeoutMs: 300, maxRetries: 2 });
+		const started = performance.now();
+		const err = await failure(provider.chat(chatReq));
+		const took = performance.now() - started;
+		expect(err.message).toMatch(/failed after 3 attempts: timed out: the whole request took longer than 300 ms \(headers and body\)$/);
+		expect(err.attempts).toBe(3);
+		expect(server.chatRequests()).toHaveLength(3);
+		expect(sleeps).toHaveLength(2);
+		expect(took).toBeLessThan(3 * 300 + 600);
+	});
+
+	it('turns a proxy\'s HTML page with HTTP 200 into a ProviderError after the retries, not an answer', async () => {
+		const { server, provider, sleeps } = await setup({ chat: () => ({ status: 200, contentType: 'text/html; charset=utf-8', raw: PAGE }) });
+		const err = await failure(provider.chat(chatReq));
+		expect(err.message).toMatch(
+			/failed after 4 attempts: the endpoint answered HTTP 200 with text\/html \(<!DOCTYPE html> <html> <head><title>502 Bad Gateway<\/title><\/head> <body> <cente…\) instead of a chat completion; is a proxy in the way\?$/
+		);
+		expect(err.fault).toBe('not_a_completion');
+		expect(err.status).toBeUndefined();
+		expect(err.attempts).toBe(4);
+		expect(server.chatRequests()).toHaveLength(4);
+		expect(sleeps).toHaveLength(3);
+	});
+
+	it('keeps the key out of a quoted page that echoes it', async () => {
+		const { provider } = await setup({ chat: (req) => ({ contentType: 'text/html', raw: `<p>${req.headers.authorization}</p>` }) }, { maxRetries: 0 });
+		const err = await failure(provider.chat(chatReq));
+		expect(err.message).toMatch(/with text\/html \(<p>Bearer \[redacted\]<\/p>\)/);
+		expect(err.message).not.toContain(KEY);
+	});
+
+	it('refuses an empty body with HTTP 200, whatever its content type and length', async () => {
+		const replies = [{ raw: '' }, { raw: '', contentType: 'text/html' }, { raw: '', headers: { 'content-length': '0' } }, { json: good, drip: { forever: false, chunk: 1000 }, raw: '' }];
+		for (const reply of replies) {
+			const { server, provider } = await setup({ chat: () => reply }, { maxRetries: 1 });
+			const err = await failure(provider.chat(chatReq));
+			expect(err.message).toMatch(/failed after 2 attempts: the endpoint answered HTTP 200 with an empty body instead of a chat completion$/);
+			expect(server.chatRequests()).toHaveLength(2);
+			await server.close();
+		}
+	});
+
+	it('refuses JSON that is not a chat completion with text', async () => {
+		const shapes: [unknown, RegExp][] = [
+			[{ foo: 1 }, /with JSON that is not a chat completion \(no choices\): \{"foo":1\}$/],
+			[[1, 2], /\(a JSON array, not an object\): \[1,2\]$/],
+			[{ choices: [] }, /\(no choices\)/],
+			[{ error: { message: 'model is loading' } }, /\(an error: model is loading\)/],
+			[{ choices: [{ index: 0 }] }, /\(choices\[0\] has no message\)/],
+			[{ choices: [{ message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }] }, /\(no text: the model refused: "I cannot help with that\."\)/],
+			[{ choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: '{}' } }] } }] }, /\(no text: the model called a tool\)/],
+			[{ choices: [{ message: { role: 'assistant', content: null } }] }, /\(choices\[0\]\.message\.content is null\)/],
+			[{ choices: [{ message: { role: 'assistant', content: [{ type: 'text', text: 'x' }] } }] }, /\(choices\[0\]\.message\.content is a list\)/]
+		];
+		for (const [json, message] of shapes) {
+			const { server, provider } = await setup({ chat: () => ({ json }) }, { maxRetries: 1 });
+			const err = await failure(provider.chat(chatReq));
+			expect(err.message).toMatch(/failed after 2 attempts: the endpoint answered HTTP 200 with JSON that is not a chat completion/);
+			expect(err.message).toMatch(message);
+			expect(err.fault).toBe('not_a_completion');
+			expect(server.chatRequests()).toHaveLength(2);
+			await server.close();
+		}
+	});
+
+	it('stops reading a 5 MB body at the size limit', async () => {
+		const { server, provider } = await setup({ chat: () => ({ hugeBytes: 5_000_000 }) }, { maxRetries: 1 });
+		const started = performance.now();
+		const err = await failure(provider.chat(chatReq));
+		expect(performance.now() - started).toBeLessThan(1000);
+		expect(err.message).toMatch(
+			/failed after 2 attempts: the answer was larger than 262144 bytes \(if answers this big are expected, raise SIMULACRA_MODEL_MAX_ANSWER_BYTES or the endpoint's maxAnswerBytes\)$/
+		);
+		expect(err.fault).toBe('too_large');
+		expect(server.chatRequests()).toHaveLength(2);
+		expect(DEFAULT_MAX_ANSWER_BYTES).toBe(262144);
+
+		// A body of 200 MB costs no more: the client hangs up, and the server stops long before the end.
+		await server.close();
+		const big = await setup({ chat: () => ({ hugeBytes: 200_000_000 }) }, { maxRetries: 0, maxAnswerBytes: 100_000 });
+		const t0 = performance.now();
+		await expect(big.provider.chat(chatReq)).rejects.toThrow(/the answer was larger than 100000 bytes/);
+		expect(performance.now() - t0).toBeLessThan(1000);
+		await new Promise((r) => setTimeout(r, 50));
+		expect(big.server.streamedBytes()).toBeLessThan(50_000_000);
+	});
+
+	it('refuses a body whose Content-Length is over the limit before reading it', async () => {
+		const { provider } = await setup({ chat: () => ({ hugeBytes: 5_000_000, headers: { 'content-length': '5000000' } }) }, { maxRetries: 0 });
+		await expect(provider.chat(chatReq)).rejects.toThrow(/failed after 1 attempt: the answer was larger than 262144 bytes, it said Content-Length 5000000 /);
+	});
+
+	it('quotes a huge error page briefly', async () => {
+		const { provider } = await setup({ chat: () => ({ status: 502, contentType: 'text/html', raw: `<html>${'bad gateway '.repeat(2000)}</html>` }) }, { maxRetries: 0 });
+		const err = await failure(provider.chat(chatReq));
+		expect(err.status).toBe(502);
+		expect(err.message.length).toBeLessThan(500);
+		expect(err.message).toMatch(/HTTP 502: 502 <html>bad gateway bad gateway/);
+	});
+
+	it('uses the good answer that follows a fault on the first attempt', async () => {
+		const faults: [string, FakeHandler][] = [
+			['html', () => ({ contentType: 'text/html', raw: PAGE })],
+			['not JSON', () => ({ raw: PAGE })],
+			['empty', () => ({ raw: '' })],
+			['wrong shape', () => ({ json: { choices: [{ message: { content: null, refusal: 'no' } }] } })],
+			['huge', () => ({ hugeBytes: 5_000_000 })],
+			['drip', () => ({ json: good, drip: { bytesPerSecond: 5, forever: true } })],
+			['503', () => ({ status: 503, json: { error: { message: 'overloaded' } } })]
+		];
+		for (const [what, fault] of faults) {
+			const { server, provider, sleeps } = await setup({ chat: (req, n) => (n === 0 ? fault(req, n) : { json: good }) }, { timeoutMs: 500 });
+			expect((await provider.chat(chatReq)).text, what).toBe('{"choice": "kitchen"}');
+			expect(server.chatRequests(), what).toHaveLength(2);
+			expect(sleeps, what).toHaveLength(1);
+			await server.close();
+		}
+	});
+
+	it('keeps each request\'s exchange apart when requests are in flight at once', async () => {
+		const { provider } = await setup(
+			{
+				chat: (req) => {
+					const content = (req.body as { messages: { content: string }[] }).messages[0].content;
+					if (content === 'page') return { contentType: 'text/html', raw: PAGE };
+					if (content === 'drip') return { json: good, drip: { bytesPerSecond: 5, forever: true } };
+					return { delayMs: 50, json: chatCompletion(`{"answer": "${content}"}`) };
+				}
+			},
+			{ timeoutMs: 400, maxRetries: 0 }
+		);
+		const ask = (content: string) => provider.chat({ ...chatReq, messages: [{ role: 'user', content }] });
+		const [a, page, b, drip] = await Promise.allSettled([ask('a'), ask('page'), ask('b'), ask('drip')]);
+		expect(a).toMatchObject({ status: 'fulfilled', value: { text: '{"answer": "a"}' } });
+		expect(b).toMatchObject({ status: 'fulfilled', value: { text: '{"answer": "b"}' } });
+		expect((page as PromiseRejectedResult).reason.message).toMatch(/with text\/html/);
+		expect((drip as PromiseRejectedResult).reason.message).toMatch(/longer than 400 ms/);
+	});
+
+	it('clears its deadline timers once an answer is read', async () => {
+		const { provider } = await setup({ chat: () => ({ json: good }) }, { timeoutMs: 60_000 });
+		await provider.chat(chatReq);
+		const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+		const before = timers();
+		for (let i = 0; i < 5; i++) await provider.chat(chatReq);
+		await provider.embed(['x', 'y']);
+		expect(timers()).toBeLessThanOrEqual(before);
+		// a body the SDK never reads (JSON with Content-Length 0) is released with its attempt
+		await server!.close();
+		const empty = await setup({ chat: () => ({ raw: '', headers: { 'content-length': '0' } }) }, { timeoutMs: 60_000, maxRetries: 2, sleep: async () => {} });
+		const base = timers();
+		await expect(empty.provider.chat(chatReq)).rejects.toThrow(/empty body/);
+		expect(timers()).toBeLessThanOrEqual(base);
+	});
+
+	it('accepts a completion sent as text/plain', async () => {
+		const { provider } = await setup({ chat: () => ({ contentType: 'text/plain', json: good }) });
+		expect((await provider.chat(chatReq)).text).toBe('{"choice": "kitchen"}');
+	});
+
+	it('lets embeddings be far larger than a chat answer, and refuses an HTML page for them too', async () => {
+		const { server, provider } = await setup({ dims: 3000 }, { maxAnswerBytes: 1024, dimensions: 3000 });
+		const vectors = await provider.embed(['a', 'b', 'c']);
+		expect(vectors).toHaveLength(3);
+		expect(vectors[0]).toHaveLength(3000);
+		await server.close();
+		const page = await setup({ embeddings: () => ({ contentType: 'text/html', raw: PAGE }) }, { maxRetries: 1 });
+		const err = await failure(page.provider.embed(['a']));
+		expect(err.message).toMatch(/^embeddings \(test-embed\) at .* failed after 2 attempts: the endpoint answered HTTP 200 with text\/html \(.*\) instead of an embeddings list; is a proxy in the way\?$/);
+		expect(page.server.embeddingRequests()).toHaveLength(2);
+	});
+});
+
+describe('max_tokens', () => {
+	type Body = { max_tokens?: number };
+	const noLimit = { ...chatReq, sampling: { temperature: 0.7 } };
+
+	it('is in every chat request: the template\'s, else the endpoint\'s default', async () => {
+		const { server, provider } = await setup({ chat: () => ({ json: chatCompletion('{}') }) });
+		await provider.chat(chatReq);
+		await provider.chat(noLimit);
+		const custom = new OpenAIProvider({ baseURL: server.url, apiKey: KEY, maxTokens: 77 });
+		await custom.chat(noLimit);
+		await custom.chat(chatReq);
+		expect(server.chatRequests().map((r) => (r.body as Body).max_tokens)).toEqual([60, DEFAULT_MAX_TOKENS, 77, 60]);
+		expect(DEFAULT_MAX_TOKENS).toBe(1024);
+	});
+
+	it('and the answer size limit come from the environment and from models.json', async () => {
+		expect(openAIOptionsFromEnv({ SIMULACRA_MODEL_MAX_TOKENS: '300', SIMULACRA_MODEL_MAX_ANSWER_BYTES: '4096' })).toMatchObject({ maxTokens: 300, maxAnswerBytes: 4096 });
+		const { server } = await setup({ chat: () => ({ json: chatCompletion(`{"pad": "${'x'.repeat(3000)}"}`) }) });
+		const config = parseModelConfig(
+			{ endpoints: { local: { baseURL: server.url, maxTokens: 300, maxAnswerBytes: 2048, maxRetries: 0 } }, chat: { model: 'm' }, embed: { model: 'e', dimensions: 8 } },
+			'models.json'
+		);
+		const routed = new RoutedProvider(config, {}, { sleep: async () => {} });
+		await expect(routed.chat(noLimit)).rejects.toThrow(/the answer was larger than 2048 bytes/);
+		expect((server.chatRequests()[0].body as Body).max_tokens).toBe(300);
 	});
 });

@@ -42,7 +42,9 @@ export class RoutedProvider implements ModelProvider {
 					structured: ep.structured,
 					concurrency: ep.concurrency,
 					...(ep.timeoutMs !== undefined && { timeoutMs: ep.timeoutMs }),
-					...(ep.maxRetries !== undefined && { maxRetries: ep.maxRetries })
+					...(ep.maxRetries !== undefined && { maxRetries: ep.maxRetries }),
+					...(ep.maxAnswerBytes !== undefined && { maxAnswerBytes: ep.maxAnswerBytes }),
+					...(ep.maxTokens !== undefined && { maxTokens: ep.maxTokens })
 				})
 			);
 		}

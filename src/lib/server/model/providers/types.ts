@@ -72,15 +72,26 @@ export interface ModelProvider {
 	embed(texts: string[]): Promise<Float32Array[]>;
 }
 
+/**
+ * What was wrong with an exchange that got an answer of sorts: `deadline` (headers and body took
+ * longer than the endpoint's timeout), `too_large` (the body passed the size limit),
+ * `not_a_completion` (an HTML page, an empty body, text, JSON of another shape).
+ */
+export type ProviderFault = 'deadline' | 'too_large' | 'not_a_completion';
+
 /** A provider failure after the provider's own retries; the message never holds secrets. */
 export class ProviderError extends Error {
+	/** the HTTP status of an error answer (not set for a 2xx answer that was not usable) */
 	readonly status?: number;
 	readonly attempts: number;
+	/** set when the last attempt failed on what came back rather than on an HTTP status or the connection */
+	readonly fault?: ProviderFault;
 
-	constructor(message: string, attempts: number, status?: number) {
+	constructor(message: string, attempts: number, status?: number, fault?: ProviderFault) {
 		super(message);
 		this.name = 'ProviderError';
 		this.attempts = attempts;
 		this.status = status;
+		if (fault !== undefined) this.fault = fault;
 	}
 }

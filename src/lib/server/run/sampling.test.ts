@@ -1,0 +1,114 @@
+// The same inputs give the same run with an endpoint that behaves like a real one: a new draw
+// per request (a model sampling at a temperature above 0), answers after a random latency (so
+// they arrive in another order than asked), outages and a proxy's error pages. Smallville runs
+// with the OpenAI-compatible provider over real HTTP against the sampling test server.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSamplingServer, type SamplingFault, type SamplingServer, type SamplingServerOptions } from '../model/testing/sampling-server';
+import { openRun, resumeRun, startRun } from './runner';
+
+const root = mkdtempSync(path.join(tmpdir(), 'sampling-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const ENV = {
+	OPENAI_BASE_URL: '',
+	SIMULACRA_CHAT_MODEL: 'sampling-model',
+	SIMULACRA_EMBED_MODEL: 'random-unit-vectors',
+	SIMULACRA_EMBED_DIMENSIONS: '32',
+	SIMULACRA_MODEL_CONCURRENCY: '16',
+	SIMULACRA_MODEL_MAX_RETRIES: '1'
+};
+let saved: Record<string, string | undefined> = {};
+let server: SamplingServer | null = null;
+
+beforeEach(() => {
+	saved = Object.fromEntries(['SIMULACRA_MODELS', 'SIMULACRA_PROVIDER', 'OPENAI_API_KEY', ...Object.keys(ENV)].map((k) => [k, process.env[k]]));
+	for (const k of Object.keys(saved)) delete process.env[k];
+});
+afterEach(async () => {
+	for (const [k, v] of Object.entries(saved)) {
+		if (v === undefined) delete process.env[k];
+		else process.env[k] = v;
+	}
+	await server?.close();
+	server = null;
+});
+
+async function serve(opts: SamplingServerOptions = {}): Promise<SamplingServer> {
+	server = await startSamplingServer({ seed: 5, dims: 32, latencyMs: [0, 25], keepRequests: false, ...opts });
+	Object.assign(process.env, ENV, { OPENAI_BASE_URL: server.url });
+	return server;
+}
+
+/** A server that fails every request from number `from` on, until fixed. */
+function outage(from: number, fault: SamplingFault) {
+	let fixed = false;
+	return { when: (n: number) => (!fixed && n >= from ? fault : undefined), fix: () => (fixed = true) };
+}
+
+const run = (home: string, steps: number) => startRun({ world: 'smallville', steps, seed: 1, home, model: 'openai' });
+
+describe('a run is a function of its inputs, with a server that samples and answers in any order', () => {
+	it('the same command twice, a fork, and two identical runs side by side give the same state', async () => {
+		const s = await serve();
+		const home = mkdtempSync(path.join(root, 'rerun-'));
+		const first = await run(home, 120);
+		expect(first.status).toBe('done');
+		expect(first.failsafes).toBe(0);
+		// the server would give a new draw for every prompt; the run is answered by the first
+		const again = await run(home, 120);
+		expect(again.stateHash).toBe(first.stateHash);
+		expect(again.cacheHits).toBe(again.llmCalls);
+		expect(s.counts.chat).toBeGreaterThan(first.llmCalls - first.cacheHits);
+		const fork = await startRun({ home, from: { run: first.run, step: 60 }, steps: 60 });
+		expect(fork.stateHash).toBe(first.stateHash);
+
+		// two arms of an experiment with the same seed and sampling index, at once, sharing a data
+		// home: each has a cache of its own on the same files, as worker processes do
+		const shared = mkdtempSync(path.join(root, 'arms-'));
+		const [a, b] = await Promise.all([run(shared, 90), run(shared, 90)]);
+		expect(b.stateHash).toBe(a.stateHash);
+		// they asked the server for the same prompts, and its draws differed
+		const steps = (id: string) => JSON.stringify(openRun(id, shared).steps().map((l) => [l.step, l.agents]));
+		expect(steps(b.run)).toBe(steps(a.run));
+	}, 240_000);
+
+	it('an outage mid-run pauses it at its last commit; resumed, it is the run the model gives', async () => {
+		// from request 400 on (after step 0's plans) the server is overloaded, until it is fixed
+		const broken = outage(400, '503');
+		const s = await serve({ faults: { when: broken.when } });
+		const home = mkdtempSync(path.join(root, 'outage-'));
+		const paused = await run(home, 150);
+		expect(paused.status).toBe('paused');
+		expect(paused.pause?.reason).toBe('fault');
+		expect(paused.pause?.message).toMatch(/HTTP 503/);
+		expect(s.counts.faultsByKind['503']).toBeGreaterThan(0);
+		broken.fix();
+		const resumed = await resumeRun(paused.run, { home });
+		expect(resumed.status).toBe('done');
+		expect(resumed.failsafes).toBe(0);
+		// the same command again is answered from the answers the resumed run used
+		const again = await run(home, 150);
+		expect(again.stateHash).toBe(resumed.stateHash);
+	}, 240_000);
+
+	it("a proxy's error page with HTTP 200 is a fault, never an answer: nothing of it is cached or committed", async () => {
+		const broken = outage(400, 'html');
+		const s = await serve({ faults: { when: broken.when } });
+		const home = mkdtempSync(path.join(root, 'html-'));
+		const paused = await run(home, 150);
+		expect(paused.status).toBe('paused');
+		expect(paused.pause?.message).toMatch(/text\/html/);
+		expect(s.counts.faultsByKind.html).toBeGreaterThan(0);
+		broken.fix();
+		const resumed = await resumeRun(paused.run, { home });
+		expect(resumed.status).toBe('done');
+		expect(resumed.failsafes).toBe(0);
+		const again = await run(home, 150);
+		expect(again.stateHash).toBe(resumed.stateHash);
+		expect(again.failsafes).toBe(0);
+	}, 240_000);
+});

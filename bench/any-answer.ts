@@ -4,12 +4,16 @@
 // state hash.
 //   schema server: random JSON valid for each request's JSON Schema (structured outputs)
 //   prose server:  the same answers wrapped in prose, code fences, <think> blocks, trailing commas
+//   sampling server: a new random answer per request (a model sampling at a temperature above
+//                  0), each after a random latency of 0-50 ms; the run is then made again with
+//                  the same command, forked halfway, and made twice at once in a fresh data home
+//                  (two identical arms of an experiment): each must end in the same state
 //
 // npm run bench -- --only any-answer          (both servers, rows for the table)
-// npx tsx bench/any-answer.ts [--steps 8640] [--server schema,prose] [--seed 1]
+// npx tsx bench/any-answer.ts [--steps 8640] [--server schema,prose,sampling] [--seed 1]
 //   prints the figures and exits non-zero when the run fails its aim: an invariant broken, the
 //   journal restoring another state, any fail-safe against the schema server, or fail-safes on
-//   2% of calls or more against the prose server.
+//   2% of calls or more against the prose server, a rerun, fork or twin run in another state.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,11 +21,18 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { invariantProblems, memoryTracker } from '../src/lib/engine/invariants';
-import { LiveRun, loadState, openRun, stateHash } from '../src/lib/server/run/runner';
+import { LiveRun, loadState, openRun, startRun, stateHash } from '../src/lib/server/run/runner';
 import { startProseServer } from '../src/lib/server/model/testing/prose-server';
 import { startSchemaServer, type SchemaServer } from '../src/lib/server/model/testing/schema-server';
+import { startSamplingServer } from '../src/lib/server/model/testing/sampling-server';
 
-export type ServerKind = 'schema' | 'prose';
+const SERVERS: Record<ServerKind, (opts: { seed: number; dims: number; keepRequests: boolean }) => Promise<SchemaServer>> = {
+	schema: startSchemaServer,
+	prose: startProseServer,
+	sampling: (opts) => startSamplingServer({ ...opts, latencyMs: [0, 50] })
+};
+
+export type ServerKind = 'schema' | 'prose' | 'sampling';
 
 export interface AnyAnswerResult {
 	server: ServerKind;
@@ -42,6 +53,8 @@ export interface AnyAnswerResult {
 	problemCount: number;
 	replayMatches: boolean;
 	replayMs: number;
+	/** against the sampling server: the state hashes of the run, its rerun, its fork halfway and two runs made at once */
+	identity?: { run: string; rerun: string; fork: string; twins: [string, string]; ms: number };
 }
 
 const DIMS = 64;
@@ -61,7 +74,7 @@ export async function anyAnswerRun(
 	const steps = opts.steps ?? 8640;
 	const seed = opts.seed ?? 1;
 	const home = mkdtempSync(path.join(tmpdir(), `bench-any-answer-${kind}-`));
-	const server: SchemaServer = kind === 'schema' ? await startSchemaServer({ seed, dims: DIMS, keepRequests: false }) : await startProseServer({ seed, dims: DIMS, keepRequests: false });
+	const server = await SERVERS[kind]({ seed, dims: DIMS, keepRequests: false });
 	const keys = [...Object.keys(ENV), 'SIMULACRA_HOME', 'SIMULACRA_MODELS', 'SIMULACRA_STRUCTURED', 'SIMULACRA_JSON_MODE', 'OPENAI_API_KEY'];
 	const saved = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
 	for (const k of keys) delete process.env[k];
@@ -95,6 +108,8 @@ export async function anyAnswerRun(
 		const r0 = performance.now();
 		const restored = await loadState(summary.run, steps, { home });
 		const replayMatches = stateHash(restored.sim) === summary.stateHash;
+		const replayMs = performance.now() - r0;
+		const identity = kind === 'sampling' ? await identities(summary.run, summary.stateHash, home, steps, seed) : undefined;
 		return {
 			server: kind,
 			steps: summary.steps,
@@ -110,7 +125,8 @@ export async function anyAnswerRun(
 			problems,
 			problemCount,
 			replayMatches,
-			replayMs: performance.now() - r0
+			replayMs,
+			identity
 		};
 	} finally {
 		for (const [k, v] of Object.entries(saved)) {
@@ -119,6 +135,21 @@ export async function anyAnswerRun(
 		}
 		await server.close();
 		rmSync(home, { recursive: true, force: true });
+	}
+}
+
+/** The same command again, a fork halfway, and two identical runs at once in a fresh data home. */
+async function identities(run: string, hash: string, home: string, steps: number, seed: number): Promise<AnyAnswerResult['identity']> {
+	const t0 = performance.now();
+	const rerun = await startRun({ world: 'smallville', steps, seed, home, model: 'openai' });
+	const half = Math.floor(steps / 2);
+	const fork = await startRun({ home, from: { run, step: half }, steps: steps - half });
+	const twinsHome = mkdtempSync(path.join(tmpdir(), 'bench-any-answer-twins-'));
+	try {
+		const twins = await Promise.all([0, 1].map(() => startRun({ world: 'smallville', steps, seed, home: twinsHome, model: 'openai' })));
+		return { run: hash, rerun: rerun.stateHash, fork: fork.stateHash, twins: [twins[0].stateHash, twins[1].stateHash], ms: performance.now() - t0 };
+	} finally {
+		rmSync(twinsHome, { recursive: true, force: true });
 	}
 }
 
@@ -133,31 +164,43 @@ export function misses(r: AnyAnswerResult): string[] {
 	if (!r.replayMatches) out.push('restoring the last step from the journal gives another state hash');
 	if (r.server === 'schema' && r.failsafes > 0) out.push(`${r.failsafes} fail-safes against the schema server (aim: none): ${JSON.stringify(r.failsafesBy)}`);
 	if (r.server === 'prose' && r.failsafes >= 0.02 * r.calls) out.push(`fail-safes on ${percent(r.failsafes, r.calls)} of calls against the prose server (aim: under 2%)`);
+	const id = r.identity;
+	if (id && (id.rerun !== id.run || id.fork !== id.run)) out.push('the same command again, or a fork halfway, ends in another state');
+	if (id && id.twins[0] !== id.twins[1]) out.push('two identical runs made at once end in different states');
 	return out;
 }
 
 function rows(r: AnyAnswerResult) {
-	const name = `one game day, Smallville (${r.agents} agents, ${r.steps.toLocaleString('en')} steps), OpenAI-compatible provider against the ${r.server} test server`;
+	const span = r.steps === 8640 ? 'one game day' : `${+(r.steps / 360).toFixed(1)} game hours`;
+	const name = `${span}, Smallville (${r.agents} agents, ${r.steps.toLocaleString('en')} steps), OpenAI-compatible provider against the ${r.server} test server`;
 	return [
 		{ bench: name, figure: 'wall time', value: `${(r.wallMs / 1000).toFixed(0)} s for ${r.calls.toLocaleString('en')} calls (${r.requests.toLocaleString('en')} HTTP chat requests)` },
 		{ bench: name, figure: 'fail-safes', value: `${r.failsafes} (${percent(r.failsafes, r.calls)} of calls)${r.failsafes ? ` ${JSON.stringify(r.failsafesBy)}` : ''}` },
-		{ bench: name, figure: 'broken invariants (checked after every step) / journal restores the same state', value: `${r.problemCount} / ${r.replayMatches ? 'yes' : 'NO'} (${(r.replayMs / 1000).toFixed(1)} s)` }
+		{ bench: name, figure: 'broken invariants (checked after every step) / journal restores the same state', value: `${r.problemCount} / ${r.replayMatches ? 'yes' : 'NO'} (${(r.replayMs / 1000).toFixed(1)} s)` },
+		...(r.identity ? [identityRow(name, r.identity)] : [])
 	];
+}
+
+function identityRow(name: string, id: NonNullable<AnyAnswerResult['identity']>) {
+	const short = (h: string) => h.slice(0, 12);
+	const same = (h: string) => `${short(h)} (${h === id.run ? 'same' : 'DIFFERS'})`;
+	const twins = `${short(id.twins[0])} / ${short(id.twins[1])} (${id.twins[0] === id.twins[1] ? 'same' : 'DIFFER'})`;
+	return { bench: name, figure: 'state hash: run / rerun / fork halfway; two identical runs at once', value: `${short(id.run)} / ${same(id.rerun)} / ${same(id.fork)}; ${twins} (${(id.ms / 1000).toFixed(0)} s)` };
 }
 
 /** Both servers, as bench rows. */
 export async function benchAnyAnswer() {
 	const out = [];
-	for (const kind of ['schema', 'prose'] as const) out.push(...rows(await anyAnswerRun(kind)));
+	for (const kind of ['schema', 'prose', 'sampling'] as const) out.push(...rows(await anyAnswerRun(kind)));
 	return out;
 }
 
 async function main() {
-	const { values } = parseArgs({ options: { steps: { type: 'string', default: '8640' }, server: { type: 'string', default: 'schema,prose' }, seed: { type: 'string', default: '1' } } });
+	const { values } = parseArgs({ options: { steps: { type: 'string', default: '8640' }, server: { type: 'string', default: 'schema,prose,sampling' }, seed: { type: 'string', default: '1' } } });
 	const steps = Number(values.steps);
 	if (!Number.isInteger(steps) || steps < 1) throw new Error(`--steps must be a positive whole number (got "${values.steps}")`);
 	const kinds = values.server.split(',').map((s) => s.trim());
-	for (const k of kinds) if (k !== 'schema' && k !== 'prose') throw new Error(`--server takes schema, prose or both (got "${k}")`);
+	for (const k of kinds) if (!(k in SERVERS)) throw new Error(`--server takes schema, prose, sampling or several of them (got "${k}")`);
 	let failed = false;
 	for (const kind of kinds as ServerKind[]) {
 		let last = 0;

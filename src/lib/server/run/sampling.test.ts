@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSamplingServer, type SamplingFault, type SamplingServer, type SamplingServerOptions } from '../model/testing/sampling-server';
+import { parseExperiment } from '../experiments/definition';
+import { runExperiment } from '../experiments/pool';
 import { openRun, resumeRun, startRun } from './runner';
 
 const root = mkdtempSync(path.join(tmpdir(), 'sampling-'));
@@ -74,6 +76,23 @@ describe('a run is a function of its inputs, with a server that samples and answ
 		// they asked the server for the same prompts, and its draws differed
 		const steps = (id: string) => JSON.stringify(openRun(id, shared).steps().map((l) => [l.step, l.agents]));
 		expect(steps(b.run)).toBe(steps(a.run));
+	}, 240_000);
+
+	it('two identical arms of an experiment, in worker processes at once, give identical runs', async () => {
+		const s = await serve();
+		const h = mkdtempSync(path.join(root, 'experiment-'));
+		// one replicate an arm, two workers: the two arms' runs are made at the same time
+		const def = parseExperiment({ name: 'aa', world: 'the-ville-3', steps: 120, replicates: 1, model: 'openai', arms: [{ name: 'A' }, { name: 'B' }] }, 'aa.json');
+		const { report } = await runExperiment(def, { home: h, workers: 2 });
+		expect(report.state).toBe('done');
+		const [[a], [b]] = report.arms.map((arm) => arm.runs);
+		const agents = (id: string) => JSON.stringify(openRun(id, h).steps().map((l) => [l.step, l.agents, l.conversations]));
+		expect(agents(b.run)).toBe(agents(a.run));
+		// both asked the server: its draws for the same prompts differed, the runs did not
+		const asked = (id: string) => openRun(id, h).calls().filter((c) => !c.cacheHit).length;
+		expect(asked(a.run)).toBeGreaterThan(0);
+		expect(asked(b.run)).toBeGreaterThan(0);
+		expect(s.counts.chat).toBeGreaterThan(asked(a.run));
 	}, 240_000);
 
 	it('an outage mid-run pauses it at its last commit; resumed, it is the run the model gives', async () => {

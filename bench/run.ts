@@ -52,6 +52,7 @@ BENCHES['any-answer'] = async () => (await import('./any-answer')).benchAnyAnswe
 BENCHES.storage = async () => (await import('./storage')).benchStorage();
 BENCHES.experiments = async () => (await import('./experiments')).benchExperiments();
 BENCHES.cache = async () => (await import('./cache')).benchCache();
+BENCHES.deadline = async () => (await import('./deadline')).benchDeadline();
 
 async function main() {
 	const { values } = parseArgs({ options: { only: { type: 'string' }, readme: { type: 'boolean', default: false } } });

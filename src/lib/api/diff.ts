@@ -47,19 +47,23 @@ export interface RunChange {
 }
 
 export interface CallSide {
+	/** the template the call rendered */
+	template: string;
 	prompt: string;
 	answer: string;
 	templateVersion: string;
 	failsafe: boolean;
 }
 
-export type DivergenceReason = 'prompt' | 'answer' | 'missing' | 'state';
+export type DivergenceReason = 'prompt' | 'answer' | 'call' | 'missing' | 'state';
 
 /**
  * The first place the runs part. Calls are walked in commit order (by step, then key); a step
  * line that differs before any call does is reported as `state` (at the same step, the call
- * wins: it is the cause). `prompt`: the template or the rendered prompt differs; `answer`: the
- * same prompt got another answer; `missing`: the call exists in one run only (`a` or `b` unset).
+ * wins: it is the cause). `prompt`: the same template rendered another prompt (or another
+ * version of it); `answer`: the same prompt got another answer; `call`: the runs made
+ * different calls at that key (another template: `a.template`, `b.template`); `missing`: the
+ * call exists in one run only (`a` or `b` unset).
  */
 export interface Divergence {
 	/** the step that made the call or wrote the commit line (-1 or forkStep - 1: the run's creation) */
@@ -68,6 +72,7 @@ export interface Divergence {
 	frame: number;
 	reason: DivergenceReason;
 	agent: string | null;
+	/** the call's template; null for `state`, and for `call` (the two are `a.template`, `b.template`) */
 	template: string | null;
 	/** the call's key, `step/agent/n` */
 	callId: string | null;
@@ -77,6 +82,64 @@ export interface Divergence {
 	parts?: ('time' | 'inputs' | 'events' | 'conversations' | 'agents' | 'counts')[];
 	/** for `state`: agents whose position or action differs after that step */
 	agents?: string[];
+}
+
+/**
+ * The kinds of difference a diff looks for, each with the frames that show it:
+ * - `moves`: the agent's position or action (activity, emoji, address) differs on a frame;
+ * - `reactions`: a reaction or a new day's plan recorded in one run only (the commit lines' events);
+ * - `conversations`: a conversation held in one run only, or with other lines (the frame of its commit);
+ * - `memories`: a memory (not a reflection) one run holds more often than the other (the frame after the step that stored it);
+ * - `reflections`: a reflection made in one run only, by its text or by the commit lines' events;
+ * - `calls`: a model call whose template, prompt or answer differs, or made in one run only.
+ * All but `calls` are behaviour.
+ */
+export type DifferenceKind = 'moves' | 'reactions' | 'conversations' | 'memories' | 'reflections' | 'calls';
+
+/** Every kind, in the order the verdict and the page name them. */
+export const DIFFERENCE_KINDS: readonly DifferenceKind[] = ['moves', 'reactions', 'conversations', 'memories', 'reflections', 'calls'];
+
+/** The kinds that are behaviour: an agent moves or acts differently, a conversation, memory or reflection differs. */
+export const BEHAVIOUR_KINDS: readonly DifferenceKind[] = ['moves', 'reactions', 'conversations', 'memories', 'reflections'];
+
+/** One kind of difference over the compared frames. */
+export interface Differences {
+	kind: DifferenceKind;
+	/**
+	 * how many: frames in which some agent's position or action differs (`moves`), events
+	 * (`reactions`), conversations, memories and reflections in one run only, calls that differ
+	 */
+	count: number;
+	/** agents concerned, in the diff's agent order */
+	agents: string[];
+	/** where it shows: inclusive frame ranges, sorted and merged where they touch */
+	frames: [number, number][];
+}
+
+/** One kind of difference of one agent. */
+export interface AgentDifference {
+	kind: DifferenceKind;
+	/** as in Differences.count, for this agent (moves: its differing frames) */
+	count: number;
+	/** the first frame that shows it */
+	first: number;
+}
+
+export type VerdictKind = 'identical' | 'same-behaviour' | 'behaviour';
+
+/**
+ * What the comparison comes to, from every kind of difference:
+ * - `identical`: no model call and no recorded step differs;
+ * - `same-behaviour`: no agent moves or acts differently and no conversation, memory or
+ *   reflection differs, but model calls (prompts or answers) or other recorded parts do;
+ * - `behaviour`: an agent moves or acts differently, or a conversation, memory or reflection differs.
+ */
+export interface Verdict {
+	kind: VerdictKind;
+	/** "Identical", "Same behaviour, different model calls" (or "…, different records"), "Behaviour differs" */
+	title: string;
+	/** what differs, in one sentence */
+	detail: string;
 }
 
 export interface AgentSideStats {
@@ -95,6 +158,8 @@ export interface AgentDiff {
 	differingSteps: number;
 	/** the first such frame, null when none */
 	firstDifferentStep: number | null;
+	/** every kind of difference this agent shows (moves included), in DIFFERENCE_KINDS order; empty: the same in both runs */
+	differences: AgentDifference[];
 	a: AgentSideStats;
 	b: AgentSideStats;
 }
@@ -215,8 +280,12 @@ export interface RunDiff {
 	 * compared; `end` is the last frame both runs have.
 	 */
 	steps: { start: number; end: number };
-	/** no call and no commit line in the range differs */
+	/** no call and no commit line in the range differs (verdict.kind is `identical`) */
 	identical: boolean;
+	/** identical, same behaviour with other model calls, or behaviour differs: the one verdict the CLI and the page show */
+	verdict: Verdict;
+	/** each kind of difference found (kinds without any left out), in DIFFERENCE_KINDS order */
+	differences: Differences[];
 	firstDivergence: Divergence | null;
 	agents: AgentDiff[];
 	/** two lanes per agent over frames start+1..end */

@@ -143,6 +143,8 @@ describe('behaviour diff', () => {
 		expect(d.agents.every((a) => a.differingSteps === 0)).toBe(true);
 		expect(d.memories.agents.every((m) => m.onlyATotal === 0 && m.onlyBTotal === 0)).toBe(true);
 		expectLanesCover(d);
+		expect(d.verdict.kind).toBe('same-behaviour');
+		expect(d.differences.map((x) => x.kind)).toEqual(['calls']);
 		expect(formatDiff(d)).toContain(`first divergence: step ${f?.step}, call ${f?.callId} (importance): the prompt differs`);
 	}, 120_000);
 
@@ -167,6 +169,8 @@ describe('behaviour diff', () => {
 		expect(d.changes).toContainEqual({ kind: 'input', key: String(t), a: null, b: 'Johnson Park:garden:vegetable patch set to "on fire"' });
 		const moved = d.agents.filter((a) => a.differingSteps > 0);
 		expect(moved.length).toBeGreaterThan(0);
+		expect(d.verdict).toMatchObject({ kind: 'behaviour', title: 'Behaviour differs' });
+		expect(d.differences.find((x) => x.kind === 'moves')?.agents).toEqual(moved.map((a) => a.id));
 		for (const a of moved) {
 			const lanes = d.timeline.agents.find((x) => x.id === a.id);
 			expect(lanes?.differs[0][0]).toBe(a.firstDifferentStep);

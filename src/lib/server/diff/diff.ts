@@ -8,34 +8,45 @@
 // - steps.jsonl: per step, the two commit lines are compared whole; each agent's position and
 //   action are cut out of the line (the paths around them are skipped), and only the heads
 //   that hold inputs, events or conversations are parsed;
-// - calls.jsonl: both journals walked in commit order (step, then key), prompt and answer
-//   compared as bytes; every call counted for the fail-safe table;
+// - calls.jsonl: both journals walked in commit order (step, then key), template, prompt and
+//   answer compared as bytes (every call that differs marked, not only the first); every call
+//   counted for the fail-safe table;
 // - memories: each run's LanceDB table without embeddings (memories.ts), as of the last
 //   compared frame when the stores hold it in full, checked against the latest snapshot's
 //   stream sizes and the commit lines' memory counts (else as of that snapshot);
 // - set-up: run.json, the world copies' files, the inputs in the range.
 // Steps before the runs' lineages part (a fork's parent up to the fork step) are the same
 // bytes in the same files and are not compared.
+// Every kind of difference found (moves, reactions, conversations, memories, reflections,
+// calls) is kept with its frames and agents, and makes the one verdict (`verdictOf`) the CLI
+// and the compare page show: identical, the same behaviour with other model calls, or
+// behaviour differs.
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type {
-	AgentDiff,
-	AgentMemoryDiff,
-	AgentTimeline,
-	CallSide,
-	ConversationDiff,
-	ConversationSummary,
-	DiffRun,
-	Divergence,
-	FactDiff,
-	FailsafeRow,
-	MemoryDelta,
-	ReflectionDelta,
-	RunChange,
-	RunDiff,
-	Segment,
-	SideSummary
+import {
+	BEHAVIOUR_KINDS,
+	DIFFERENCE_KINDS,
+	type AgentDiff,
+	type AgentDifference,
+	type AgentMemoryDiff,
+	type AgentTimeline,
+	type CallSide,
+	type ConversationDiff,
+	type ConversationSummary,
+	type DiffRun,
+	type DifferenceKind,
+	type Differences,
+	type Divergence,
+	type FactDiff,
+	type FailsafeRow,
+	type MemoryDelta,
+	type ReflectionDelta,
+	type RunChange,
+	type RunDiff,
+	type Segment,
+	type SideSummary,
+	type Verdict
 } from '../../api/diff';
 import type { SimInput } from '../../engine/sim';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
@@ -426,15 +437,26 @@ function templateOf(ref: CallRef): { template: string; failsafe: boolean } {
 
 function callSide(ref: CallRef): CallSide {
 	const c = ref.run.calls.json<CallRecord>(ref.i);
-	return { prompt: c.prompt, answer: c.answer, templateVersion: c.templateVersion, failsafe: c.failsafe };
+	return { template: c.template, prompt: c.prompt, answer: c.answer, templateVersion: c.templateVersion, failsafe: c.failsafe };
 }
 
 function agentOfKey(key: string): string {
 	return key.split('/')[1] ?? '';
 }
 
-/** The first call that differs, walking both journals in commit order. */
-function firstCallDivergence(a: CallRef[], b: CallRef[]): Divergence | null {
+/** A call that differs between the runs: its step and its key's agent. */
+export interface CallDifference {
+	step: number;
+	agent: string;
+}
+
+/**
+ * Both journals' calls walked in commit order (step, then key): the first call that differs,
+ * and every call that differs (`each`: a pair at one key with another template, prompt or
+ * answer counts once, as does a call made in one run only).
+ */
+function compareCalls(a: CallRef[], b: CallRef[], each: (d: CallDifference) => void): Divergence | null {
+	let first: Divergence | null = null;
 	let ia = 0;
 	let ib = 0;
 	while (ia < a.length || ib < b.length) {
@@ -443,36 +465,46 @@ function firstCallDivergence(a: CallRef[], b: CallRef[]): Divergence | null {
 		const order = ca && cb ? ca.s - cb.s || callKeyOrder(ca.key, cb.key) : ca ? -1 : 1;
 		const only = order < 0 ? ca : order > 0 ? cb : null;
 		if (only) {
-			const ref = order < 0 ? a[ia] : b[ib];
-			const side = callSide(ref);
-			return {
-				step: only.s,
-				frame: only.s + 1,
-				reason: 'missing',
-				agent: agentOfKey(only.key),
-				template: only.template,
-				callId: only.key,
-				...(order < 0 ? { a: side } : { b: side })
-			};
+			each({ step: only.s, agent: agentOfKey(only.key) });
+			if (!first) {
+				const side = callSide(order < 0 ? a[ia] : b[ib]);
+				first = {
+					step: only.s,
+					frame: only.s + 1,
+					reason: 'missing',
+					agent: agentOfKey(only.key),
+					template: only.template,
+					callId: only.key,
+					...(order < 0 ? { a: side } : { b: side })
+				};
+			}
+			if (order < 0) ia++;
+			else ib++;
+			continue;
 		}
 		const x = ca as CallCut;
 		const y = cb as CallCut;
 		if (x.template !== y.template || x.prompt !== y.prompt || x.answer !== y.answer) {
-			return {
-				step: x.s,
-				frame: x.s + 1,
-				reason: x.template !== y.template || x.prompt !== y.prompt ? 'prompt' : 'answer',
-				agent: agentOfKey(x.key),
-				template: x.template === y.template ? x.template : `${x.template} / ${y.template}`,
-				callId: x.key,
-				a: callSide(a[ia]),
-				b: callSide(b[ib])
-			};
+			each({ step: x.s, agent: agentOfKey(x.key) });
+			if (!first) {
+				// another template at the same key: the runs asked for different things, not another version of one
+				const reason = x.template !== y.template ? 'call' : x.prompt !== y.prompt ? 'prompt' : 'answer';
+				first = {
+					step: x.s,
+					frame: x.s + 1,
+					reason,
+					agent: agentOfKey(x.key),
+					template: reason === 'call' ? null : x.template,
+					callId: x.key,
+					a: callSide(a[ia]),
+					b: callSide(b[ib])
+				};
+			}
 		}
 		ia++;
 		ib++;
 	}
-	return null;
+	return first;
 }
 
 function failsafeTable(a: CallRef[], b: CallRef[]): FailsafeRow[] {
@@ -663,7 +695,14 @@ function memKey(m: StoredMemory): string {
 }
 
 /** Memories one side holds more often than the other, in stream order. */
-function multisetOnly(mine: StoredMemory[], other: StoredMemory[]): { first: StoredMemory; count: number }[] {
+interface OnlyGroup {
+	first: StoredMemory;
+	count: number;
+	/** the step each of them was stored at */
+	steps: number[];
+}
+
+function multisetOnly(mine: StoredMemory[], other: StoredMemory[]): OnlyGroup[] {
 	// the streams share their history up to where the runs part: skip the common prefix
 	let p = 0;
 	const common = Math.min(mine.length, other.length);
@@ -673,7 +712,7 @@ function multisetOnly(mine: StoredMemory[], other: StoredMemory[]): { first: Sto
 		const k = memKey(other[i]);
 		left.set(k, (left.get(k) ?? 0) + 1);
 	}
-	const out = new Map<string, { first: StoredMemory; count: number }>();
+	const out = new Map<string, OnlyGroup>();
 	for (let i = p; i < mine.length; i++) {
 		const m = mine[i];
 		const k = memKey(m);
@@ -683,8 +722,10 @@ function multisetOnly(mine: StoredMemory[], other: StoredMemory[]): { first: Sto
 			continue;
 		}
 		const e = out.get(k);
-		if (e) e.count++;
-		else out.set(k, { first: m, count: 1 });
+		if (e) {
+			e.count++;
+			e.steps.push(m.step);
+		} else out.set(k, { first: m, count: 1, steps: [m.step] });
 	}
 	return [...out.values()];
 }
@@ -705,14 +746,15 @@ async function readFacts(run: RunFiles): Promise<TrackedFact[]> {
 // the diff
 
 interface SideAcc {
-	conversations: ConversationRecord[];
+	/** each conversation with the step whose commit line holds it */
+	conversations: { c: ConversationRecord; at: number }[];
 	reflections: Map<string, number>;
 	inputs: { step: number; input: SimInput }[];
 }
 
 function accumulate(acc: SideAcc, step: number, h: Head): void {
 	for (const i of h.inputs) acc.inputs.push({ step, input: i });
-	for (const c of h.conversations) acc.conversations.push(c);
+	for (const c of h.conversations) acc.conversations.push({ c, at: step });
 	for (const e of h.events) if (e.kind === 'reflection') acc.reflections.set(e.agent, (acc.reflections.get(e.agent) ?? 0) + e.memories.length);
 }
 
@@ -720,24 +762,31 @@ function conversationKey(c: ConversationRecord): string {
 	return `${c.agents[0]}|${c.agents[1]}|${c.step}|${c.lines[0]?.text ?? ''}`;
 }
 
-function conversationDiff(a: ConversationRecord[], b: ConversationRecord[], names: Map<string, string>, cap: number): ConversationDiff {
+type HeldConversation = SideAcc['conversations'][number];
+
+/** Conversations held in one run only (by participants, start and first line), and how many in both. */
+function unmatchedConversations(a: HeldConversation[], b: HeldConversation[]): { onlyA: HeldConversation[]; onlyB: HeldConversation[]; both: number } {
 	const left = new Map<string, number>();
-	for (const c of b) left.set(conversationKey(c), (left.get(conversationKey(c)) ?? 0) + 1);
-	const onlyA: ConversationRecord[] = [];
+	for (const x of b) left.set(conversationKey(x.c), (left.get(conversationKey(x.c)) ?? 0) + 1);
+	const onlyA: HeldConversation[] = [];
 	let both = 0;
-	for (const c of a) {
-		const n = left.get(conversationKey(c)) ?? 0;
+	for (const x of a) {
+		const n = left.get(conversationKey(x.c)) ?? 0;
 		if (n > 0) {
-			left.set(conversationKey(c), n - 1);
+			left.set(conversationKey(x.c), n - 1);
 			both++;
-		} else onlyA.push(c);
+		} else onlyA.push(x);
 	}
-	const onlyB = b.filter((c) => {
-		const n = left.get(conversationKey(c)) ?? 0;
-		if (n > 0) left.set(conversationKey(c), n - 1);
+	const onlyB = b.filter((x) => {
+		const n = left.get(conversationKey(x.c)) ?? 0;
+		if (n > 0) left.set(conversationKey(x.c), n - 1);
 		return n > 0;
 	});
-	const summary = (c: ConversationRecord): ConversationSummary => ({
+	return { onlyA, onlyB, both };
+}
+
+function conversationDiff(u: ReturnType<typeof unmatchedConversations>, names: Map<string, string>, cap: number): ConversationDiff {
+	const summary = ({ c }: HeldConversation): ConversationSummary => ({
 		step: c.step,
 		agents: [c.agents[0], c.agents[1]],
 		names: [names.get(c.agents[0]) ?? c.agents[0], names.get(c.agents[1]) ?? c.agents[1]],
@@ -745,11 +794,163 @@ function conversationDiff(a: ConversationRecord[], b: ConversationRecord[], name
 		lines: c.lines.slice(0, 2).map((l) => ({ speaker: l.speaker, text: l.text }))
 	});
 	return {
-		onlyA: onlyA.slice(0, cap).map(summary),
-		onlyB: onlyB.slice(0, cap).map(summary),
-		onlyATotal: onlyA.length,
-		onlyBTotal: onlyB.length,
-		both
+		onlyA: u.onlyA.slice(0, cap).map(summary),
+		onlyB: u.onlyB.slice(0, cap).map(summary),
+		onlyATotal: u.onlyA.length,
+		onlyBTotal: u.onlyB.length,
+		both: u.both
+	};
+}
+
+/** Events of one step that one run recorded and the other did not (a multiset by their JSON). */
+function oneSidedEvents(a: StepEvent[], b: StepEvent[]): { onlyA: StepEvent[]; onlyB: StepEvent[] } {
+	const key = (e: StepEvent) => JSON.stringify(e);
+	const left = new Map<string, number>();
+	for (const e of b) left.set(key(e), (left.get(key(e)) ?? 0) + 1);
+	const onlyA: StepEvent[] = [];
+	for (const e of a) {
+		const n = left.get(key(e)) ?? 0;
+		if (n > 0) left.set(key(e), n - 1);
+		else onlyA.push(e);
+	}
+	const onlyB = b.filter((e) => {
+		const n = left.get(key(e)) ?? 0;
+		if (n > 0) left.set(key(e), n - 1);
+		return n > 0;
+	});
+	return { onlyA, onlyB };
+}
+
+// ---------------------------------------------------------------------------
+// kinds of difference and the verdict
+
+/** Where each kind of difference shows, per agent: counts, first frames and frame ranges. */
+class DifferenceLog {
+	private readonly count = new Map<DifferenceKind, number>();
+	private readonly ranges = new Map<DifferenceKind, [number, number][]>();
+	private readonly perAgent: Map<DifferenceKind, { count: number; first: number }>[];
+	private readonly index: Map<string, number>;
+
+	constructor(
+		readonly agents: { id: string }[],
+		/** the compared frames: marks are kept inside them */
+		readonly first: number,
+		readonly last: number
+	) {
+		this.index = new Map(agents.map((a, k) => [a.id, k]));
+		this.perAgent = agents.map(() => new Map());
+	}
+
+	/**
+	 * `count` differences of `kind` over frames from..to, each concerning every one of `agents`
+	 * (those of the town; a conversation concerns both speakers and counts once).
+	 */
+	add(kind: DifferenceKind, agents: string | readonly string[], from: number, to = from, count = 1): void {
+		const lo = Math.max(this.first, Math.min(this.last, from));
+		const hi = Math.max(lo, Math.min(this.last, to));
+		this.count.set(kind, (this.count.get(kind) ?? 0) + count);
+		let r = this.ranges.get(kind);
+		if (!r) this.ranges.set(kind, (r = []));
+		r.push([lo, hi]);
+		for (const agent of typeof agents === 'string' ? [agents] : agents) {
+			const k = this.index.get(agent);
+			if (k === undefined) continue;
+			const mine = this.perAgent[k].get(kind);
+			if (mine) {
+				mine.count += count;
+				mine.first = Math.min(mine.first, lo);
+			} else this.perAgent[k].set(kind, { count, first: lo });
+		}
+	}
+
+	/** Every kind found, in DIFFERENCE_KINDS order. */
+	all(): Differences[] {
+		return DIFFERENCE_KINDS.filter((kind) => this.count.has(kind)).map((kind) => {
+			const frames = mergeFrameRanges(this.ranges.get(kind) ?? []);
+			return {
+				kind,
+				// moves: the frames in which any agent differs (each agent's frames were added)
+				count: kind === 'moves' ? frames.reduce((n, [a, b]) => n + b - a + 1, 0) : (this.count.get(kind) ?? 0),
+				agents: this.agents.filter((_, k) => this.perAgent[k].has(kind)).map((a) => a.id),
+				frames
+			};
+		});
+	}
+
+	has(kind: DifferenceKind, agent: string): boolean {
+		const k = this.index.get(agent);
+		return k !== undefined && this.perAgent[k].has(kind);
+	}
+
+	of(agent: number): AgentDifference[] {
+		const mine = this.perAgent[agent];
+		return DIFFERENCE_KINDS.filter((kind) => mine.has(kind)).map((kind) => ({ kind, ...(mine.get(kind) as { count: number; first: number }) }));
+	}
+}
+
+/** Inclusive ranges sorted and merged where they touch or overlap. */
+function mergeFrameRanges(ranges: [number, number][]): [number, number][] {
+	const sorted = ranges.map(([a, b]): [number, number] => [a, b]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+	const out: [number, number][] = [];
+	for (const [a, b] of sorted) {
+		const last = out[out.length - 1];
+		if (last && a <= last[1] + 1) last[1] = Math.max(last[1], b);
+		else out.push([a, b]);
+	}
+	return out;
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+function listWords(items: string[]): string {
+	return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/**
+ * The one verdict, from every kind of difference: behaviour differs when an agent moves or acts
+ * differently or a conversation, memory or reflection differs; the same behaviour when only
+ * model calls (or other recorded parts) differ; identical when nothing does.
+ */
+export function verdictOf(
+	differences: readonly Differences[],
+	ctx: { agents: number; steps: { start: number; end: number }; firstDivergence: Divergence | null }
+): Verdict {
+	const { start, end } = ctx.steps;
+	const of = (kind: DifferenceKind) => differences.find((d) => d.kind === kind);
+	const behaviour = differences.filter((d) => BEHAVIOUR_KINDS.includes(d.kind));
+	const calls = of('calls');
+	const callsText = calls ? `${count(calls.count, 'model call')} ${calls.count === 1 ? 'differs' : 'differ'} (prompt, answer or template)` : '';
+	if (behaviour.length > 0) {
+		const parts: string[] = [];
+		const moves = of('moves');
+		if (moves) parts.push(`${count(moves.agents.length, 'agent')} of ${ctx.agents} ${moves.agents.length === 1 ? 'moves or acts' : 'move or act'} differently`);
+		const reactions = of('reactions');
+		if (reactions) parts.push(`${count(reactions.count, 'reaction or plan', 'reactions or plans')} recorded in one run only`);
+		const what: string[] = [];
+		const conversations = of('conversations');
+		if (conversations) what.push(count(conversations.count, 'conversation'));
+		const memories = of('memories');
+		if (memories) what.push(count(memories.count, 'memory', 'memories'));
+		const reflections = of('reflections');
+		if (reflections) what.push(count(reflections.count, 'reflection'));
+		if (what.length) parts.push(`${listWords(what)} differ`);
+		if (callsText) parts.push(callsText);
+		return { kind: 'behaviour', title: 'Behaviour differs', detail: `${parts.join('; ')}.` };
+	}
+	const f = ctx.firstDivergence;
+	if (calls || f) {
+		const same = 'No agent moves or acts differently, and no conversation, memory or reflection differs';
+		if (calls) {
+			const at = f && f.reason !== 'state' ? `, the first at step ${f.step}` : '';
+			return { kind: 'same-behaviour', title: 'Same behaviour, different model calls', detail: `${same}; ${callsText}${at}.` };
+		}
+		const parts = f?.parts?.length ? f.parts.join(', ') : 'the record';
+		return { kind: 'same-behaviour', title: 'Same behaviour, different records', detail: `${same}; the recorded steps differ in ${parts}, the first at step ${f?.step}.` };
+	}
+	return {
+		kind: 'identical',
+		title: 'Identical',
+		detail: start < end ? `No model call and no recorded step differs over frames ${start}–${end}.` : `Nothing to compare: both runs hold the same steps up to frame ${end}.`
 	};
 }
 
@@ -802,6 +1003,9 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 	const ranges: [number, number][][] = Array.from({ length: n }, () => []);
 	const accA: SideAcc = { conversations: [], reflections: new Map(), inputs: [] };
 	const accB: SideAcc = { conversations: [], reflections: new Map(), inputs: [] };
+	const found = new DifferenceLog(agentsA, Math.min(start + 1, end), end);
+	/** reflection events of one run only: the frame, the agent and the memories only it made */
+	const reflectionEvents: { frame: number; agent: string; memories: number }[] = [];
 	let stateDivergence: Divergence | null = null;
 	for (let s = start; s < end; s++) {
 		const oa = (ownerAt(spansA, s) as Span).run;
@@ -829,8 +1033,24 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 		// heads: inputs, events, conversations (parsed once when both sides wrote the same)
 		const headSame = same || la.t.slice(la.start, la.agents) === lb.t.slice(lb.start, lb.agents);
 		const ha = parseHead(la);
+		const hb = headSame ? ha : parseHead(lb);
 		accumulate(accA, s, ha);
-		accumulate(accB, s, headSame ? ha : parseHead(lb));
+		accumulate(accB, s, hb);
+		if (!headSame) {
+			// reactions, plans and reflections recorded in one run only (conversations are matched over the range)
+			const { onlyA, onlyB } = oneSidedEvents(ha.events, hb.events);
+			const ids = (list: StepEvent[], agent: string) => list.flatMap((e) => (e.kind === 'reflection' && e.agent === agent ? e.memories : []));
+			for (const e of [...onlyA, ...onlyB]) {
+				if (e.kind === 'plan' || e.kind === 'reaction') found.add('reactions', e.agent, frame);
+			}
+			for (const agent of new Set([...onlyA, ...onlyB].flatMap((e) => (e.kind === 'reflection' ? [e.agent] : [])))) {
+				// the memories one side's reflection made that the other's did not
+				const x = ids(onlyA, agent);
+				const y = ids(onlyB, agent);
+				const memories = x.filter((id) => !y.includes(id)).length + y.filter((id) => !x.includes(id)).length;
+				reflectionEvents.push({ frame, agent, memories });
+			}
+		}
 		if (!same && !stateDivergence) {
 			stateDivergence = { step: s, frame, reason: 'state', agent: null, template: null, callId: null, parts: differingParts(la, lb), agents: differ };
 		}
@@ -844,7 +1064,7 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 	const creation = !!ownerStartA && !!ownerStartB && ownerStartA !== ownerStartB && ownerStartA.firstStep === start && ownerStartB.firstStep === start;
 	const refsA = start < end ? callRefs(spansA, start, end, creation) : [];
 	const refsB = start < end ? callRefs(spansB, start, end, creation) : [];
-	const callDivergence = firstCallDivergence(refsA, refsB);
+	const callDivergence = compareCalls(refsA, refsB, (c) => found.add('calls', c.agent, c.step + 1));
 	const firstDivergence = callDivergence && (!stateDivergence || callDivergence.step <= stateDivergence.step) ? callDivergence : stateDivergence;
 
 	// ---- timeline and agents
@@ -860,9 +1080,14 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 		return x.length === y.length && x.every((g, i) => g.from === y[i].from && g.to === y[i].to && g.action === y[i].action);
 	};
 	const timeline: AgentTimeline[] = agentsA.map((ag, k) => ({ id: ag.id, a: segmentsOf(laneA, k), b: sameLane(k) ? null : segmentsOf(laneB, k), differs: ranges[k] }));
-	const conversationsOf = (acc: SideAcc, id: string) => acc.conversations.filter((c) => c.agents.includes(id)).length;
+	const conversationsOf = (acc: SideAcc, id: string) => acc.conversations.filter((x) => x.c.agents.includes(id)).length;
+	for (let k = 0; k < n; k++) for (const [from, to] of ranges[k]) found.add('moves', agentsA[k].id, from, to, to - from + 1);
+	const conversationsOnly = unmatchedConversations(accA.conversations, accB.conversations);
+	for (const x of [...conversationsOnly.onlyA, ...conversationsOnly.onlyB]) {
+		found.add('conversations', x.c.agents, x.at + 1);
+	}
 	const places = (segs: Segment[]) => new Set(segs.map((g) => g.address).filter(Boolean));
-	const agents: AgentDiff[] = agentsA.map((ag, k) => ({
+	const agentDiffs: Omit<AgentDiff, 'differences'>[] = agentsA.map((ag, k) => ({
 		id: ag.id,
 		name: ag.name,
 		differingSteps: differing[k],
@@ -904,6 +1129,8 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 		const reflA = onlyA.filter((e) => e.first.kind === 'reflection');
 		const reflB = onlyB.filter((e) => e.first.kind === 'reflection');
 		const total = (l: { count: number }[]) => l.reduce((x, e) => x + e.count, 0);
+		// every memory one run holds more often, on the frame after the step that stored it
+		for (const e of [...onlyA, ...onlyB]) for (const step of e.steps) found.add(e.first.kind === 'reflection' ? 'reflections' : 'memories', ag.id, step + 1);
 		return {
 			id: ag.id,
 			name: ag.name,
@@ -921,6 +1148,17 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 			}
 		};
 	});
+
+	// reflections the commit lines record in one run only: counted here when the memories were not
+	// compared that far (or told nothing), and always a place to step to
+	for (const e of reflectionEvents) {
+		const counted = e.frame <= memFrame && found.has('reflections', e.agent);
+		found.add('reflections', e.agent, e.frame, e.frame, counted ? 0 : e.memories);
+	}
+	const agents: AgentDiff[] = agentDiffs.map((ag, k) => ({ ...ag, differences: found.of(k) }));
+	const differences = found.all();
+	const steps = { start, end };
+	const verdict = verdictOf(differences, { agents: n, steps, firstDivergence });
 
 	// ---- who knows what
 	const factsA = await readFacts(runA);
@@ -962,12 +1200,14 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 		a: diffRun(runA),
 		b: diffRun(runB),
 		changes: setupChanges(runA, runB, accA.inputs, accB.inputs),
-		steps: { start, end },
-		identical: firstDivergence === null,
+		steps,
+		identical: verdict.kind === 'identical',
+		verdict,
+		differences,
 		firstDivergence,
 		agents,
 		timeline: { from: Math.min(start + 1, end), to: end, agents: timeline },
-		conversations: conversationDiff(accA.conversations, accB.conversations, names, capConversations),
+		conversations: conversationDiff(conversationsOnly, names, capConversations),
 		memories: {
 			step: memFrame,
 			source: `each run's LanceDB memory table (text columns, no embeddings): the memories stored before step ${memFrame}, checked against the latest snapshot's stream sizes and the commit lines' memory counts${snapshotNote(heldA, runA)}${snapshotNote(heldB, runB)}`,

@@ -4,7 +4,7 @@
 // loads only the chunk around the frame on screen (one request in flight per run).
 
 import { createContext } from 'svelte';
-import type { AgentDiff, RunDiff } from '$lib/api/diff';
+import type { AgentDiff, DifferenceKind, RunDiff } from '$lib/api/diff';
 import type { Frame, RunInfo } from '$lib/api/types';
 import { createApi, type Api } from '$lib/shared/api';
 import { FrameStore, mapAgents } from '../frames';
@@ -12,7 +12,7 @@ import type { MapAgent, MapHost } from '../map-host';
 import { MapViewport } from '$lib/shared/viewport.svelte';
 import type { WorldView } from '$lib/shared/world-view';
 import { sortAgents } from './lanes';
-import { adjacentRangeStart, clampFrame, divergenceFrame, mergeRanges } from './steps';
+import { adjacentStop, clampFrame, differenceStops, divergenceFrame, kindsAt, mergeRanges } from './steps';
 
 /** frames per request: a 25-agent frame is about 5 KB */
 export const FRAME_CHUNK = 50;
@@ -162,8 +162,10 @@ export class CompareState {
 
 	/** agents with the most differing frames first */
 	readonly agents: AgentDiff[];
-	/** frames where any agent differs, merged */
+	/** frames where any agent moves or acts differently, merged */
 	readonly differing: [number, number][];
+	/** where Next / Previous difference stop: the start of every range of every kind of difference */
+	readonly stops: number[];
 	readonly divergenceFrame: number | null;
 	private readonly names: Map<string, string>;
 
@@ -173,6 +175,7 @@ export class CompareState {
 		this.b = new SideMap(this, 'b', b.info, b.world, api);
 		this.agents = sortAgents(diff.agents);
 		this.differing = mergeRanges(diff.timeline.agents.flatMap((t) => t.differs));
+		this.stops = differenceStops(diff.differences);
 		this.divergenceFrame = diff.firstDivergence ? divergenceFrame(diff.firstDivergence, diff.steps) : null;
 		// fixed for the life of the view: nothing reacts to it
 		// eslint-disable-next-line svelte/prefer-svelte-reactivity
@@ -208,9 +211,18 @@ export class CompareState {
 		if (this.divergenceFrame !== null) this.seek(this.divergenceFrame);
 	}
 
-	/** The start of the next (dir 1) or previous (dir -1) range of frames where the runs differ. */
+	/**
+	 * The next (dir 1) or previous (dir -1) place the runs differ, of any kind: where agents start
+	 * to move or act differently, a reaction, conversation, memory or reflection of one run only,
+	 * a model call that differs.
+	 */
 	adjacentDifference(dir: 1 | -1): number | null {
-		return adjacentRangeStart(this.differing, this.step, dir);
+		return adjacentStop(this.stops, this.step, dir);
+	}
+
+	/** The kinds of difference on the frame on screen. */
+	get kindsHere(): DifferenceKind[] {
+		return kindsAt(this.diff.differences, this.step);
 	}
 
 	/** Loads both runs' frames around the shared frame. */

@@ -56,7 +56,7 @@ const lane = (id: string, differs: [number, number][]): AgentTimeline => ({
 	differs
 });
 
-function diff(): RunDiff {
+function diff(extra: RunDiff['differences'] = []): RunDiff {
 	const side = (id: string) => ({
 		id,
 		world: 'town',
@@ -78,10 +78,23 @@ function diff(): RunDiff {
 		changes: [],
 		steps: { start: 0, end: 400 },
 		identical: false,
+		verdict: { kind: 'behaviour', title: 'Behaviour differs', detail: '2 agents of 2 move or act differently.' },
+		differences: [
+			{
+				kind: 'moves',
+				count: 11,
+				agents: ['ann', 'bob'],
+				frames: [
+					[120, 125],
+					[200, 204]
+				]
+			},
+			...extra
+		],
 		firstDivergence: { step: 119, frame: 120, reason: 'answer', agent: 'ann', template: 'react', callId: '119/ann/2' },
 		agents: [
-			{ id: 'ann', name: 'Ann Lee', differingSteps: 5, firstDifferentStep: 120, a: { placesVisited: 1, conversations: 0, reflections: 0 }, b: { placesVisited: 1, conversations: 0, reflections: 0 } },
-			{ id: 'bob', name: 'Bob Ray', differingSteps: 9, firstDifferentStep: 200, a: { placesVisited: 1, conversations: 0, reflections: 0 }, b: { placesVisited: 1, conversations: 0, reflections: 0 } }
+			{ id: 'ann', name: 'Ann Lee', differingSteps: 5, firstDifferentStep: 120, differences: [{ kind: 'moves', count: 5, first: 120 }], a: { placesVisited: 1, conversations: 0, reflections: 0 }, b: { placesVisited: 1, conversations: 0, reflections: 0 } },
+			{ id: 'bob', name: 'Bob Ray', differingSteps: 9, firstDifferentStep: 200, differences: [{ kind: 'moves', count: 9, first: 200 }], a: { placesVisited: 1, conversations: 0, reflections: 0 }, b: { placesVisited: 1, conversations: 0, reflections: 0 } }
 		],
 		timeline: {
 			from: 1,
@@ -101,9 +114,9 @@ function diff(): RunDiff {
 	};
 }
 
-function make(initial: number) {
+function make(initial: number, extra: RunDiff['differences'] = []) {
 	const fake = fakeApi();
-	const cmp = new CompareState(diff(), { info: info('a', 400), world }, { info: info('b', 400), world }, initial, fake.api);
+	const cmp = new CompareState(diff(extra), { info: info('a', 400), world }, { info: info('b', 400), world }, initial, fake.api);
 	return { cmp, ...fake };
 }
 
@@ -169,6 +182,49 @@ describe('compare state', () => {
 		expect(cmp.adjacentDifference(-1)).toBeNull();
 		cmp.seek(300);
 		expect(cmp.adjacentDifference(-1)).toBe(200);
+	});
+
+	it('steps through every kind of difference, not only moves: reflections, conversations, memories, calls', () => {
+		// a reflection inside a stretch where agents move differently, a conversation, memories and calls after it
+		const { cmp } = make(0, [
+			{ kind: 'conversations', count: 1, agents: ['ann', 'bob'], frames: [[260, 260]] },
+			{ kind: 'memories', count: 2, agents: ['bob'], frames: [[300, 300]] },
+			{ kind: 'reflections', count: 3, agents: ['ann'], frames: [[122, 122]] },
+			{
+				kind: 'calls',
+				count: 4,
+				agents: ['ann'],
+				frames: [
+					[118, 119],
+					[350, 350]
+				]
+			}
+		]);
+		const visited: number[] = [];
+		for (let next = cmp.adjacentDifference(1); next !== null; next = cmp.adjacentDifference(1)) {
+			cmp.seek(next);
+			visited.push(cmp.step);
+		}
+		expect(visited).toEqual([118, 120, 122, 200, 260, 300, 350]);
+		expect(cmp.adjacentDifference(-1)).toBe(300);
+		cmp.seek(122);
+		expect(cmp.kindsHere).toEqual(['moves', 'reflections']);
+		cmp.seek(119);
+		expect(cmp.kindsHere).toEqual(['calls']);
+		cmp.seek(140);
+		expect(cmp.kindsHere).toEqual([]);
+	});
+
+	it('steps to reflections when no agent moves differently', () => {
+		const d = diff();
+		d.differences = [{ kind: 'reflections', count: 12, agents: ['bob'], frames: [[291, 291]] }];
+		d.timeline.agents = [lane('ann', []), lane('bob', [])];
+		const cmp = new CompareState(d, { info: info('a', 400), world }, { info: info('b', 400), world }, 0, fakeApi().api);
+		expect(cmp.differing).toEqual([]);
+		expect(cmp.adjacentDifference(1)).toBe(291);
+		cmp.seek(291);
+		expect(cmp.adjacentDifference(1)).toBeNull();
+		expect(cmp.adjacentDifference(-1)).toBeNull();
 	});
 
 	it('lists the agents that differ most first and shares the selection and viewport', () => {

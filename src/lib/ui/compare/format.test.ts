@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { FailsafeRow } from '$lib/api/diff';
-import { changeValue, delta, mergeOverrides, plural, rateDiffers, rateText } from './format';
+import { agentDifferenceText, changeValue, delta, kindList, mergeOverrides, plural, rateDiffers, rateText, REASON_TEXT } from './format';
 
 const row = (a: [number, number], b: [number, number]): FailsafeRow => ({
 	template: 'react',
@@ -49,5 +49,25 @@ describe('compare figures', () => {
 			['setting', 'retrieval.weights.relevance', true],
 			['setting', 'retrieval.topK', false]
 		]);
+	});
+
+	it("says 'the same in both runs' only of an agent with no difference of any kind", () => {
+		expect(agentDifferenceText([])).toBeNull();
+		// Klaus of the reflections pair: moves the same, reflected 7 times in A and 5 in B
+		expect(agentDifferenceText([
+			{ kind: 'reflections', count: 2, first: 1291 },
+			{ kind: 'calls', count: 50, first: 279 }
+		])).toBe('moves the same · reflections (2), model calls (50) differ');
+		expect(agentDifferenceText([{ kind: 'moves', count: 60, first: 181 }])).toBe('');
+		expect(agentDifferenceText([
+			{ kind: 'moves', count: 60, first: 181 },
+			{ kind: 'memories', count: 25, first: 181 }
+		])).toBe('memories (25) differ too');
+	});
+
+	it('names kinds of difference and different calls', () => {
+		expect(kindList(['moves', 'reflections', 'calls'])).toBe('moves, reflections and model calls');
+		expect(kindList(['calls'])).toBe('model calls');
+		expect(REASON_TEXT.call).toMatch(/different calls/);
 	});
 });

@@ -1,7 +1,7 @@
 // Words and figures of the compare view: set-up differences, divergence reasons, fail-safe
 // rates and A/B deltas.
 
-import type { DivergenceReason, FailsafeRow, RunChange } from '$lib/api/diff';
+import type { AgentDifference, DifferenceKind, DivergenceReason, FailsafeRow, RunChange } from '$lib/api/diff';
 
 export const CHANGE_LABELS: Record<RunChange['kind'], string> = {
 	world: 'World',
@@ -20,6 +20,7 @@ export const CHANGE_LABELS: Record<RunChange['kind'], string> = {
 export const REASON_TEXT: Record<DivergenceReason, string> = {
 	prompt: 'the prompt differs (template or rendered text)',
 	answer: 'the same prompt got another answer',
+	call: 'the runs made different calls here (another template)',
 	missing: 'a model call made in one run only',
 	state: 'the step recorded differs before any model call does'
 };
@@ -70,4 +71,33 @@ export function mergeOverrides(changes: readonly RunChange[]): ShownChange[] {
 		if (c.kind === 'setting' && merged.has(c.key)) return [{ ...c, override: true }];
 		return [c];
 	});
+}
+
+/** A kind of difference in a few words, as the timeline and the lanes name it. */
+export const KIND_TEXT: Record<DifferenceKind, string> = {
+	moves: 'moves',
+	reactions: 'reactions',
+	conversations: 'conversations',
+	memories: 'memories',
+	reflections: 'reflections',
+	calls: 'model calls'
+};
+
+/** "moves, reflections and model calls" */
+export function kindList(kinds: readonly DifferenceKind[]): string {
+	const words = kinds.map((k) => KIND_TEXT[k]);
+	return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+/**
+ * What an agent's lane says of it besides its differing frames: null when nothing of any kind
+ * differs ("the same in both runs"), else e.g. "moves the same · reflections (2), model calls (11) differ".
+ */
+export function agentDifferenceText(differences: readonly AgentDifference[]): string | null {
+	if (differences.length === 0) return null;
+	const others = differences.filter((d) => d.kind !== 'moves');
+	const list = others.map((d) => `${KIND_TEXT[d.kind]} (${d.count.toLocaleString('en-US')})`).join(', ');
+	if (others.length === 0) return '';
+	const moves = differences.some((d) => d.kind === 'moves');
+	return moves ? `${list} differ too` : `moves the same · ${list} differ`;
 }

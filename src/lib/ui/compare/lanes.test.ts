@@ -100,6 +100,16 @@ describe('lane layout', () => {
 		expect(sortAgents(agents).map((a) => a.name)).toEqual(['Cid', 'Bob', 'Abe', 'Ann']);
 	});
 
+	it('lists agents that move the same but differ otherwise before those the same in both runs', () => {
+		const agents = [
+			{ name: 'Ann', differingSteps: 0, firstDifferentStep: null, differences: [] },
+			{ name: 'Bob', differingSteps: 0, firstDifferentStep: null, differences: [{ kind: 'calls' as const, count: 3, first: 400 }] },
+			{ name: 'Cid', differingSteps: 0, firstDifferentStep: null, differences: [{ kind: 'reflections' as const, count: 2, first: 291 }] },
+			{ name: 'Dee', differingSteps: 4, firstDifferentStep: 500, differences: [{ kind: 'moves' as const, count: 4, first: 500 }] }
+		];
+		expect(sortAgents(agents).map((a) => a.name)).toEqual(['Dee', 'Cid', 'Bob', 'Ann']);
+	});
+
 	it('describes a segment for its tooltip', () => {
 		expect(describeSegment({ from: 3, to: 9, activity: 'brewing coffee', emoji: '☕', address: 'Hobbs Cafe:cafe' })).toBe(
 			'frames 3–9: ☕ brewing coffee @ Hobbs Cafe:cafe'

@@ -101,12 +101,20 @@ export function rangeRects(ranges: readonly (readonly [number, number])[], from:
 	return out;
 }
 
-/** Agents with the most differing frames first; ties by their first difference, then name. */
-export function sortAgents<T extends Pick<AgentDiff, 'differingSteps' | 'firstDifferentStep' | 'name'>>(agents: readonly T[]): T[] {
+/**
+ * Agents with the most differing frames first; then those that differ otherwise (in
+ * conversations, memories, reflections, calls), by their first difference; then by name.
+ */
+export function sortAgents<T extends Pick<AgentDiff, 'differingSteps' | 'firstDifferentStep' | 'name'> & { differences?: AgentDiff['differences'] }>(
+	agents: readonly T[]
+): T[] {
+	const firstOther = (a: T) => Math.min(Infinity, ...(a.differences ?? []).map((d) => d.first));
 	return [...agents].sort(
 		(x, y) =>
 			y.differingSteps - x.differingSteps ||
 			(x.firstDifferentStep ?? Infinity) - (y.firstDifferentStep ?? Infinity) ||
+			Number((y.differences?.length ?? 0) > 0) - Number((x.differences?.length ?? 0) > 0) ||
+			firstOther(x) - firstOther(y) ||
 			x.name.localeCompare(y.name)
 	);
 }

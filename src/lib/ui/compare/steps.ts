@@ -4,7 +4,7 @@
 // over frames `steps.start..steps.end` of the diff; `?step=N` in the address is a frame, as in
 // the run debugger.
 
-import type { Divergence, RunDiff } from '$lib/api/diff';
+import type { Differences, DifferenceKind, Divergence, RunDiff } from '$lib/api/diff';
 
 export interface FrameRange {
 	start: number;
@@ -126,4 +126,32 @@ export function adjacentRangeStart(ranges: readonly (readonly [number, number])[
 		best = from;
 	}
 	return best;
+}
+
+/**
+ * Where "Next difference" and "Previous difference" stop: the first frame of every range of
+ * every kind of difference (moves, reactions, conversations, memories, reflections, calls),
+ * sorted, each frame once. A reflection inside a stretch of frames where an agent moves
+ * differently is a stop of its own.
+ */
+export function differenceStops(differences: readonly Pick<Differences, 'frames'>[]): number[] {
+	const out = new Set<number>();
+	for (const d of differences) for (const [from] of d.frames) out.add(from);
+	return [...out].sort((x, y) => x - y);
+}
+
+/** The first stop after `frame` (dir 1) or the last one before it (dir -1); null when there is none. */
+export function adjacentStop(stops: readonly number[], frame: number, dir: 1 | -1): number | null {
+	if (dir === 1) return stops.find((s) => s > frame) ?? null;
+	let best: number | null = null;
+	for (const s of stops) {
+		if (s >= frame) break;
+		best = s;
+	}
+	return best;
+}
+
+/** The kinds of difference that show on `frame`. */
+export function kindsAt(differences: readonly Pick<Differences, 'kind' | 'frames'>[], frame: number): DifferenceKind[] {
+	return differences.filter((d) => d.frames.some(([a, b]) => frame >= a && frame <= b)).map((d) => d.kind);
 }

@@ -78,6 +78,15 @@ test.describe('first screen', () => {
 		await expect.poll(() => zoomPercent(page)).toBeLessThan(beforeWheel);
 	});
 
+	test('before a run, the town says plainly that activities show once a run starts', async ({ page }) => {
+		await page.goto('/');
+		const note = page.getByRole('note').filter({ hasText: 'once a run starts' });
+		await expect(note).toBeVisible();
+		await expect(page.getByText('activities show once a run starts')).toBeVisible();
+		await note.getByRole('link', { name: 'start a run' }).click();
+		await expect(page).toHaveURL(/\/runs$/);
+	});
+
 	test('selecting an agent in the list marks it', async ({ page }) => {
 		await page.goto('/');
 		await expect(page.getByRole('application', { name: 'Town map' })).toHaveAttribute('data-ready', 'true');

@@ -345,6 +345,32 @@ export interface InputResult {
 	step: number;
 }
 
+/** One object of the town at a step (see GET /api/runs/:id/objects). */
+export interface ObjectStateView {
+	/** `Sector:Arena:Object` */
+	address: string;
+	name: string;
+	/** what everyone perceives: a user's state, the state an agent's action sets, or the base state */
+	state: string;
+	/** the state without anyone's action: the world's default or the last state a user set */
+	base: string;
+	/** the world's default state */
+	default: string;
+	/** a user's `set-object` state that holds until an agent begins an action on the object */
+	setByUser?: true;
+	/** the agent whose current action sets `state` */
+	usedBy?: string;
+}
+
+/**
+ * GET /api/runs/:id/objects?step=N -> ObjectStates: every object of the town after `step` steps
+ * (default: the latest), from the exact restored state. Set one with a `set-object` input.
+ */
+export interface ObjectStates {
+	step: number;
+	objects: ObjectStateView[];
+}
+
 // ---- worlds (the world editor) ----------------------------------------------------------------
 // Errors of these endpoints answer { message, problems? } (ApiErrorBody) with 400, 404, 409 or 413.
 

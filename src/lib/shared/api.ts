@@ -13,6 +13,7 @@ import type {
 	InterviewAnswer,
 	InterviewRequest,
 	MapResponse,
+	ObjectStates,
 	PersonaEntry,
 	RetrievalWeights,
 	RunInfo,
@@ -153,6 +154,8 @@ export function createApi(f: Fetch = defaultFetch) {
 			),
 		calls: (id: string, filter: CallFilter, signal?: AbortSignal) =>
 			request<CallView[]>(f, `${run(id)}/calls${query({ ...filter })}`, { signal }),
+		/** The town's objects and their states at a step (the exact restored state). */
+		objects: (id: string, step: number, signal?: AbortSignal) => request<ObjectStates>(f, `${run(id)}/objects${query({ step })}`, { signal }),
 		interview: (id: string, body: InterviewRequest) =>
 			post<InterviewAnswer>(f, `${run(id)}/interview`, body),
 		eventsUrl: (id: string) => `${run(id)}/events`

@@ -19,6 +19,15 @@ export interface MapAgent {
 	path?: readonly (readonly [number, number])[];
 }
 
+/** An object's state written beside it on the map. */
+export interface ObjectBadge {
+	/** `Sector:Arena:Object` (a zone of the map) */
+	address: string;
+	text: string;
+	/** a state a user set (drawn in the colour of user inputs) */
+	user: boolean;
+}
+
 export interface MapHost {
 	readonly world: WorldView;
 	readonly viewport: MapViewport;
@@ -32,8 +41,12 @@ export interface MapHost {
 	readonly showPath?: boolean;
 	/** the step whose agents are on the map (exposed on the canvas for tests and tools) */
 	readonly drawnStep?: number | null;
+	/** objects whose state the map writes beside them */
+	readonly objectBadges?: readonly ObjectBadge[];
 	/** a click on the map selected `id` (or nothing) */
 	select(id: string | null): void;
+	/** a click on a game object (no agent there): hosts that can change objects take it */
+	pickObject?(address: string): void;
 	fitMap(): void;
 }
 

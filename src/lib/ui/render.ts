@@ -3,7 +3,7 @@
 
 import type { MapLayerView, MapView, TilesetView } from '$lib/world/types';
 import { assetUrl, decodeFlips, decodeGid, tileSource, tilesetFor } from '$lib/shared/tiles';
-import type { MapAgent } from './map-host';
+import type { MapAgent, ObjectBadge } from './map-host';
 import { clampBox, intersects, placeLabels, type Box, type PlacedLabel } from './labels';
 
 export const COLLISION_LAYER = 'collisions';
@@ -205,6 +205,7 @@ export function drawAgents(ctx: CanvasRenderingContext2D, agents: readonly MapAg
 		{ gap: 1 / scale, view }
 	);
 	const placedById = new Map(placed.map((p) => [p.id, p]));
+	const emoji: (Box & { id: string })[] = [];
 	for (const agent of ordered) {
 		const { cx, cy } = centers.get(agent.id)!;
 		const isSelected = agent.id === selected;
@@ -218,10 +219,14 @@ export function drawAgents(ctx: CanvasRenderingContext2D, agents: readonly MapAg
 		ctx.stroke();
 
 		if (agent.emoji) {
-			ctx.font = `${15 / scale}px ${EMOJI_FONTS}`;
+			const size = 15 / scale;
+			ctx.font = `${size}px ${EMOJI_FONTS}`;
 			ctx.textAlign = 'center';
 			ctx.textBaseline = 'bottom';
-			ctx.fillText(agent.emoji, cx, cy - r - 1 / scale);
+			const bottom = cy - r - 1 / scale;
+			ctx.fillText(agent.emoji, cx, bottom);
+			const w = Math.max(ctx.measureText(agent.emoji).width, size);
+			emoji.push({ id: agent.id, x: cx - w / 2, y: bottom - size * 1.2, w, h: size * 1.2 });
 		}
 	}
 	for (const agent of ordered) {
@@ -261,17 +266,22 @@ export function drawAgents(ctx: CanvasRenderingContext2D, agents: readonly MapAg
 		const { cx, cy } = centers.get(agent.id)!;
 		bubbles.push(drawSpeech(ctx, cx, cy, agent.speech!, { scale, reach: radius * 1.3, side: sides.get(agent.id) ?? 'above', view, avoid: bubbles }));
 	}
-	return { labels: placed, bubbles };
+	return { labels: placed, bubbles, emoji };
 }
 
-/** What `drawAgents` drew where (world pixels): name labels and speech bubbles. */
+/** What `drawAgents` drew where (world pixels): name labels, speech bubbles and emoji. */
 export interface DrawnLabels {
 	labels: PlacedLabel[];
 	bubbles: Box[];
+	/** the box of each agent's emoji over its head */
+	emoji: (Box & { id: string })[];
 }
 
-/** Emoji over the agents: the font shipped with the app first, then the system's. */
-export const EMOJI_FONTS = '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji", system-ui, sans-serif';
+/**
+ * Emoji over the agents: the system's colour emoji font when it has one, then the Twemoji font
+ * shipped with the app (`Studio Emoji`, declared in app.css), as in the page's text.
+ */
+export const EMOJI_FONTS = '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji", "Studio Emoji", sans-serif';
 
 export type BubbleSide = 'above' | 'left' | 'right';
 
@@ -509,4 +519,39 @@ export function paintMap(worldId: string, map: MapView): Promise<{ base: BaseLay
 		painted.set(map, job);
 	}
 	return job;
+}
+
+/**
+ * Writes objects' states beside them (world coordinates; the context is transformed): a box
+ * under each object's zone, in screen-sized text, kept in the view and off the boxes in `avoid`.
+ * Answers the box of each, by object address.
+ */
+export function drawObjectBadges(
+	ctx: CanvasRenderingContext2D,
+	zones: MapView['zones'],
+	badges: readonly ObjectBadge[],
+	opts: { scale: number; tileWidth: number; tileHeight: number; view?: Box; avoid?: readonly Box[] }
+): (Box & { address: string; text: string })[] {
+	const { scale, tileWidth, tileHeight, view } = opts;
+	const out: (Box & { address: string; text: string })[] = [];
+	const pad = 3 / scale;
+	const h = 12 / scale + 2 * pad;
+	ctx.font = `600 ${12 / scale}px system-ui, sans-serif`;
+	ctx.textAlign = 'left';
+	ctx.textBaseline = 'top';
+	for (const badge of badges) {
+		const r = zones.find((z) => z.address === badge.address)?.rects[0];
+		if (!r) continue;
+		const w = ctx.measureText(badge.text).width + 2 * pad;
+		const cx = (r.x + r.w / 2) * tileWidth;
+		let b: Box = { x: cx - w / 2, y: (r.y + r.h) * tileHeight + pad, w, h };
+		for (let k = 0; k < 4 && [...out, ...(opts.avoid ?? [])].some((o) => intersects(b, o, pad / 2)); k++) b = { ...b, y: b.y + h + pad };
+		if (view) b = clampBox(b.x, b.y, w, h, view);
+		ctx.fillStyle = badge.user ? 'rgba(194, 65, 12, 0.92)' : 'rgba(15, 23, 42, 0.8)';
+		ctx.fillRect(b.x, b.y, b.w, b.h);
+		ctx.fillStyle = '#ffffff';
+		ctx.fillText(badge.text, b.x + pad, b.y + pad);
+		out.push({ ...b, address: badge.address, text: badge.text });
+	}
+	return out;
 }

@@ -3,10 +3,10 @@
 // from the frame of the current step kept in a FrameStore.
 
 import { createContext } from 'svelte';
-import type { AgentDetail, Budget, Frame, Marker, ModelActivity, PauseInfo, RunEvent, RunInfo, RunStatus, Timeline, UsageRow } from '$lib/api/types';
+import type { AgentDetail, Budget, Frame, Marker, ModelActivity, ObjectStates, ObjectStateView, PauseInfo, RunEvent, RunInfo, RunStatus, Timeline, UsageRow } from '$lib/api/types';
 import { createApi, type Api } from '$lib/shared/api';
 import { FrameStore, mapAgents } from '../frames';
-import type { MapAgent, MapHost } from '../map-host';
+import type { MapAgent, MapHost, ObjectBadge } from '../map-host';
 import { MapViewport } from '$lib/shared/viewport.svelte';
 import type { WorldView } from '$lib/shared/world-view';
 import { placeQuery, type Place, type Tab } from './place';
@@ -82,6 +82,13 @@ export class RunState implements MapHost {
 	detailLoading = $state(false);
 	detailError = $state<string | null>(null);
 
+	/** the object whose state the user is looking at or changing (`Sector:Arena:Object`) */
+	selectedObject = $state<string | null>(null);
+	/** the town's objects at the settled step, loaded while they are shown */
+	objects = $state.raw<ObjectStates | null>(null);
+	objectsLoading = $state(false);
+	objectsError = $state<string | null>(null);
+
 	private frameVersion = $state(0);
 	/** counts status events, so an answer asked for before the newest one never undoes it */
 	private statusEvents = 0;
@@ -93,6 +100,10 @@ export class RunState implements MapHost {
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity
 	private detailCache = new Map<string, AgentDetail>();
 	private detailAbort: AbortController | null = null;
+	// A plain cache of committed steps (they never change): nothing renders from it directly.
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity
+	private objectsCache = new Map<number, ObjectStates>();
+	private objectsAbort: AbortController | null = null;
 
 	constructor(world: WorldView, info: RunInfo, place: Place, api: Api = createApi()) {
 		this.api = api;
@@ -222,6 +233,43 @@ export class RunState implements MapHost {
 		}
 		this.selectedAgent = id;
 		this.selectedZone = null;
+		this.selectedObject = null;
+	}
+
+	/** A click on an object of the map: its state and a form to change it open over the map. */
+	pickObject(address: string | null): void {
+		this.selectedObject = address;
+		this.selectedZone = address;
+	}
+
+	/** Picks an object and brings it to the middle of the map (from a list). */
+	focusObject(address: string): void {
+		this.pickObject(address);
+		const zone = this.world.map.zones.find((z) => z.address === address);
+		if (!zone || zone.rects.length === 0) return;
+		const r = zone.rects[0];
+		const { tileWidth, tileHeight } = this.world.map;
+		this.viewport.centerOn({ wx: (r.x + r.w / 2) * tileWidth, wy: (r.y + r.h / 2) * tileHeight }, Math.max(this.viewport.scale, 1.5));
+	}
+
+	/** true when a user set an object's state at or before the step on the screen */
+	get objectInputsSoFar(): boolean {
+		return this.markers.some((m) => m.kind === 'input' && m.step <= this.step && m.agents.length === 0);
+	}
+
+	/** The selected object at the settled step (undefined while it loads). */
+	get selectedObjectState(): ObjectStateView | undefined {
+		if (!this.selectedObject || !this.objects) return undefined;
+		return this.objects.objects.find((o) => o.address === this.selectedObject);
+	}
+
+	/** Objects whose state the map writes beside them: those a user set, and the selected one. */
+	get objectBadges(): ObjectBadge[] {
+		const o = this.objects;
+		if (!o || o.step !== this.drawnStep) return [];
+		return o.objects
+			.filter((x) => x.setByUser || x.address === this.selectedObject)
+			.map((x) => ({ address: x.address, text: `${x.name}: ${x.state}`, user: x.setByUser === true }));
 	}
 
 	focusAgent(id: string): void {
@@ -561,10 +609,43 @@ export class RunState implements MapHost {
 		}
 	}
 
+	/**
+	 * Loads the town's objects at the settled step while they are shown (an object is selected,
+	 * or a user set one's state before this step); stale answers are dropped.
+	 */
+	async loadObjects(): Promise<void> {
+		const step = this.settledStep;
+		this.objectsAbort?.abort();
+		if (!this.selectedObject && !this.objectInputsSoFar) return;
+		const cached = this.objectsCache.get(step);
+		if (cached) {
+			this.objects = cached;
+			this.objectsError = null;
+			return;
+		}
+		const abort = new AbortController();
+		this.objectsAbort = abort;
+		this.objectsLoading = true;
+		try {
+			const o = await this.api.objects(this.id, step, abort.signal);
+			this.objectsCache.set(step, o);
+			if (this.objectsCache.size > 24) this.objectsCache.delete(this.objectsCache.keys().next().value as number);
+			if (abort.signal.aborted) return;
+			this.objects = o;
+			this.objectsError = null;
+		} catch (err) {
+			if (abort.signal.aborted || (err instanceof DOMException && err.name === 'AbortError')) return;
+			this.objectsError = err instanceof Error ? err.message : String(err);
+		} finally {
+			if (this.objectsAbort === abort) this.objectsLoading = false;
+		}
+	}
+
 	dispose(): void {
 		this.stopReplay();
 		if (this.settleTimer) clearTimeout(this.settleTimer);
 		this.detailAbort?.abort();
+		this.objectsAbort?.abort();
 	}
 }
 

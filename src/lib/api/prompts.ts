@@ -76,6 +76,11 @@ export interface PromptsOverview {
 	versions: PromptVersionInfo[];
 	/** label -> version */
 	labels: Record<string, string>;
+	/**
+	 * The prompt set the project ships (prompts/ as committed, git HEAD), to tell a run's
+	 * prompts from it; null when it cannot be read (not a git checkout).
+	 */
+	shipped?: { version: string; commit: string } | null;
 }
 
 /** GET /api/prompts/versions/:version (a version id, a unique prefix of 8+ hex digits, or a label) */

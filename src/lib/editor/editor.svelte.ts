@@ -9,6 +9,7 @@
 import { analyseDoc, type DocTileLayer, type MapDoc, type ZoneKind } from '../world/doc';
 import type { ZoneRect, ZoneView } from '../world/types';
 import * as E from './edits';
+import type { PendingRename } from './references';
 import { DEFAULT_HISTORY_LIMIT, History, type Kept } from './history.svelte';
 
 export type Tool = 'brush' | 'rect' | 'fill' | 'eraser' | 'eyedropper' | 'collision' | 'zone' | 'spawn' | 'select' | 'pan';
@@ -65,6 +66,11 @@ export class EditorState {
 	message = $state<string | null>(null);
 	/** a request for the map to bring these tiles into view (a new object each time) */
 	focusRequest = $state.raw<ZoneRect | null>(null);
+	/**
+	 * Told of every zone or spawn point renamed (`renameZone`, `renameSpawn`: from the graph, the
+	 * selection panel or a command), so the page can offer to carry the rename over to what names it.
+	 */
+	onZoneRenamed: ((rename: PendingRename) => void) | null = null;
 
 	/** the undo history: bounded, with marks */
 	readonly history: History<Entry>;
@@ -302,11 +308,11 @@ export class EditorState {
 		const zone = this.zone(address);
 		if (!zone) return false;
 		const ok = this.edit(`Rename ${zone.kind} "${zone.name}" to "${name.trim()}"`, (s) => E.renameZone(s, zone, name));
-		if (ok && this.selection?.kind === 'zone' && this.selection.address === address) {
-			const parent = address.split(':').slice(0, -1);
-			this.selection = { ...this.selection, address: [...parent, name.trim()].join(':') };
-		}
-		return ok;
+		if (!ok) return false;
+		const renamed = [...address.split(':').slice(0, -1), name.trim()].join(':');
+		if (this.selection?.kind === 'zone' && this.selection.address === address) this.selection = { ...this.selection, address: renamed };
+		this.onZoneRenamed?.({ kind: zone.kind, from: zone.address, to: renamed, ids: [...zone.ids] });
+		return true;
 	}
 
 	setZoneValue(address: string, value: string): boolean {
@@ -353,7 +359,9 @@ export class EditorState {
 	renameSpawn(id: number, name: string): boolean {
 		const spawn = E.spawnsOf(this.doc).find((s) => s.id === id);
 		if (!spawn) return false;
-		return this.edit(`Rename spawn "${spawn.name}" to "${name.trim()}"`, (s) => E.renameSpawn(s, id, name));
+		const ok = this.edit(`Rename spawn "${spawn.name}" to "${name.trim()}"`, (s) => E.renameSpawn(s, id, name));
+		if (ok) this.onZoneRenamed?.({ kind: 'spawn', from: spawn.name, to: name.trim(), ids: [id] });
+		return ok;
 	}
 
 	/** Moves a spawn point to the centre of tile (x, y). */

@@ -158,12 +158,18 @@ describe('EditorState zones and spawns', () => {
 
 	it('renames a zone, keeping it selected under its new address', () => {
 		const ed = town();
+		const told: unknown[] = [];
+		ed.onZoneRenamed = (r) => told.push(r);
 		ed.selection = { kind: 'zone', address: 'House:kitchen', zoneKind: 'arena' };
+		const ids = ed.zone('House:kitchen')!.ids;
 		expect(ed.renameZone('House:kitchen', ' galley ')).toBe(true);
+		// the page is told, so it can offer to update what names the arena
+		expect(told).toEqual([{ kind: 'arena', from: 'House:kitchen', to: 'House:galley', ids }]);
 		expect(ed.selection).toEqual({ kind: 'zone', address: 'House:galley', zoneKind: 'arena' });
 		expect(ed.zone('House:galley:stove')).toBeDefined();
 		expect(ed.renameZone('House:galley', '')).toBe(false);
 		expect(ed.message).toBe('a zone needs a name');
+		expect(told).toHaveLength(1);
 		ed.undo();
 		expect(ed.zone('House:kitchen')).toBeDefined();
 	});
@@ -208,8 +214,11 @@ describe('EditorState zones and spawns', () => {
 		const other = ed.addSpawn('ben', 4, 4)!;
 		expect(ed.addSpawn('ben', 5, 5)).toBeUndefined();
 		expect(ed.message).toBe('there is already a spawn point "ben"');
+		const told: unknown[] = [];
+		ed.onZoneRenamed = (r) => told.push(r);
 		expect(ed.renameSpawn(other, 'anna')).toBe(false);
 		expect(ed.renameSpawn(other, 'carl')).toBe(true);
+		expect(told).toEqual([{ kind: 'spawn', from: 'ben', to: 'carl', ids: [other] }]);
 		expect(ed.moveSpawn(id, 8, 1)).toBe(true);
 		expect(ed.moveSpawn(id, 8, 1)).toBe(false);
 		expect(E.spawnsOf(ed.doc).map((s) => [s.name, s.x, s.y])).toEqual([

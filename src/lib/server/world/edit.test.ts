@@ -158,7 +158,7 @@ describe('the map', () => {
 		const bench = layer(doc, 'objects', 'object').objects.find((o) => o.name === 'bench')!;
 		bench.name = 'garden bench';
 		const r = await saveWorldMap(worlds, 'tiny', { doc });
-		expect(r).toEqual({ ok: true, errors: [], warnings: [] });
+		expect(r).toEqual({ ok: true, errors: [], warnings: [], updated: [] });
 		expect(readFileSync(path.join(tiny, 'tiny.tmx'), 'utf8')).toContain('name="garden bench"');
 		const w = await loadWorld(tiny);
 		expect(w.def.sectors[1].arenas[0].objects.map((o) => o.address)).toEqual(['Garden:lawn:garden bench']);
@@ -285,6 +285,102 @@ describe('the checks, with links to the places', () => {
 		writeFileSync(path.join(tiny, 'world.json'), readFileSync(path.join(tiny, 'world.json'), 'utf8').replace('"relevance": 2', '"relevance": -2'));
 		const r = await checkWorldEdit(worlds, 'tiny', { doc });
 		expect(r.errors.map((e) => e.at)).toEqual([{ kind: 'settings', field: 'defaults.retrieval.weights.relevance' }]);
+	});
+});
+
+describe('renaming zones carries their references over', () => {
+	let worlds: string;
+	let tiny: string;
+	let doc: MapDoc;
+	beforeEach(async () => {
+		({ worlds, tiny } = setup());
+		doc = await readWorldMap(worlds, 'tiny');
+	});
+	const rename = (layerName: string, from: string, to: string) => {
+		for (const o of layer(doc, layerName, 'object').objects) if (o.name === from) o.name = to;
+	};
+	const file = (rel: string) => readFileSync(path.join(tiny, rel), 'utf8');
+
+	it('an arena: the check lists the personas whose home names it, and their problem goes', async () => {
+		rename('arenas', 'bedroom', 'sleeping room');
+		const renames = [{ kind: 'arena', from: 'Cottage:bedroom', to: 'Cottage:sleeping room' }];
+		// without carrying it over, Alice's home is an error
+		expect((await checkWorldEdit(worlds, 'tiny', { doc })).errors.map((e) => e.at)).toEqual([
+			{ kind: 'persona', id: 'alice-chen', field: 'home' }
+		]);
+		const r = await checkWorldEdit(worlds, 'tiny', { doc, renames });
+		expect(r.references).toEqual([
+			{ file: 'personas/alice-chen.json', field: 'home', from: 'Cottage:bedroom', to: 'Cottage:sleeping room', by: [0] }
+		]);
+		expect(r.errors).toEqual([]);
+		// checking writes nothing
+		expect(file('personas/alice-chen.json')).toContain('"home": "Cottage:bedroom"');
+	});
+
+	it('saving writes the new address into the personas, changing nothing else in their files', async () => {
+		const before = file('personas/alice-chen.json');
+		const bob = file('personas/bob-diaz.json');
+		rename('arenas', 'bedroom', 'sleeping room');
+		const r = await saveWorldMap(worlds, 'tiny', { doc, renames: [{ kind: 'arena', from: 'Cottage:bedroom', to: 'Cottage:sleeping room' }] });
+		expect(r).toMatchObject({ ok: true, errors: [] });
+		expect(r.updated.map((u) => [u.file, u.field, u.to])).toEqual([['personas/alice-chen.json', 'home', 'Cottage:sleeping room']]);
+		expect(file('personas/alice-chen.json')).toBe(before.replace('"Cottage:bedroom"', '"Cottage:sleeping room"'));
+		expect(file('personas/bob-diaz.json')).toBe(bob);
+		const w = await loadWorld(tiny);
+		expect(w.def.personas.find((p) => p.id === 'alice-chen')?.home).toBe('Cottage:sleeping room');
+	});
+
+	it('a sector: homes in it, known places and scenario events follow', async () => {
+		writeFileSync(
+			path.join(tiny, 'scenario.json'),
+			JSON.stringify(
+				{
+					seeds: [],
+					facts: [{ id: 'picnic', label: 'Picnic', keywords: ['picnic'], event: { place: 'Garden', start: '2023-02-13T12:00:00', end: '2023-02-13T13:00:00' } }]
+				},
+				null,
+				2
+			) + '\n'
+		);
+		rename('sectors', 'Cottage', 'Farmhouse');
+		rename('sectors', 'Garden', 'Orchard');
+		const renames = [
+			{ kind: 'sector', from: 'Cottage', to: 'Farmhouse' },
+			{ kind: 'sector', from: 'Garden', to: 'Orchard' }
+		];
+		expect((await checkWorldEdit(worlds, 'tiny', { doc })).errors.length).toBe(4);
+		const r = await checkWorldEdit(worlds, 'tiny', { doc, renames });
+		expect(r.errors).toEqual([]);
+		expect(r.references?.map((u) => [u.file, u.field, u.to, u.by])).toEqual([
+			['personas/alice-chen.json', 'home', 'Farmhouse:bedroom', [0]],
+			['personas/alice-chen.json', 'knownPlaces[0]', 'Orchard', [1]],
+			['personas/bob-diaz.json', 'home', 'Farmhouse:kitchen', [0]],
+			['scenario.json', 'facts[0].event.place', 'Orchard', [1]]
+		]);
+		const saved = await saveWorldMap(worlds, 'tiny', { doc, renames });
+		expect(saved.ok).toBe(true);
+		expect(JSON.parse(file('scenario.json')).facts[0].event.place).toBe('Orchard');
+		expect(JSON.parse(file('personas/alice-chen.json'))).toMatchObject({ home: 'Farmhouse:bedroom', knownPlaces: ['Orchard'] });
+		expect((await checkWorld(tiny)).errors).toEqual([]);
+	});
+
+	it('a spawn point: the personas starting there follow', async () => {
+		rename('spawns', 'bob', 'robert');
+		const renames = [{ kind: 'spawn', from: 'bob', to: 'robert' }];
+		expect((await checkWorldEdit(worlds, 'tiny', { doc })).errors.map((e) => e.at)).toEqual([{ kind: 'persona', id: 'bob-diaz', field: 'spawn' }]);
+		const r = await checkWorldEdit(worlds, 'tiny', { doc, renames });
+		expect(r).toMatchObject({ errors: [], references: [{ file: 'personas/bob-diaz.json', field: 'spawn', from: 'bob', to: 'robert' }] });
+		expect((await saveWorldMap(worlds, 'tiny', { doc, renames })).ok).toBe(true);
+		expect(JSON.parse(file('personas/bob-diaz.json')).spawn).toBe('robert');
+	});
+
+	it('leaves out renames to an address the map does not have, and refuses malformed ones', async () => {
+		const untouched = file('personas/alice-chen.json');
+		const r = await saveWorldMap(worlds, 'tiny', { doc, renames: [{ kind: 'arena', from: 'Cottage:bedroom', to: 'Cottage:attic' }] });
+		expect(r).toMatchObject({ ok: true, updated: [] });
+		expect(file('personas/alice-chen.json')).toBe(untouched);
+		for (const renames of ['x', [{ kind: 'room', from: 'a', to: 'b' }], [{ kind: 'arena', from: '', to: 'b' }]])
+			expect(await refusal(checkWorldEdit(worlds, 'tiny', { doc, renames }))).toMatchObject({ status: 400 });
 	});
 });
 

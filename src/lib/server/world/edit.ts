@@ -15,11 +15,13 @@ import type {
 	SaveSettingsResult,
 	WorldChecks
 } from '../../api/types';
+import { renamePersona, renameScenario, type ReferenceUpdate, type ZoneRename } from '../../editor/references';
 import { parsedMapOf, type MapDoc } from '../../world/doc';
+import { parseJson } from '../../world/json';
 import type { ParsedMap } from '../../world/types';
 import { ProblemList, WorldError, type WorldProblem } from '../../world/problems';
 import { parseXml, type XmlElement } from '../../world/xml';
-import { analyseZones } from '../../world/zones';
+import { analyseZones, type ZoneResult } from '../../world/zones';
 import { listWorlds, PathError, resolveInside, splitRelativePath, type WorldEntry } from '../files';
 import { FileLimitError, limits, readTextCapped, xmlLimits } from '../limits';
 import { projectRoot } from '../paths';
@@ -380,36 +382,185 @@ export async function readWorldMap(worldsDir: string, world: string): Promise<Ma
 	return readMapDoc(dir, await mapFileOf(dir));
 }
 
+/** What saving a map answers: the checks of the saved world and the references rewritten with it. */
+export interface SaveMapOutcome extends SaveMapResult {
+	/** fields of personas and scenario.json that named a renamed zone, now written with its new address */
+	updated: ReferenceUpdate[];
+}
+
+/** What checking a map answers: with `renames`, the references they would rewrite on saving. */
+export interface CheckOutcome extends WorldChecks {
+	references?: ReferenceUpdate[];
+}
+
 /**
  * Saves the map and answers the full check of the saved world. The doc must be the map that
- * world.json names, and its tilesets must lie inside the world folder.
+ * world.json names, and its tilesets must lie inside the world folder. `renames` (zones the
+ * author renamed and agreed to carry over) rewrite the personas' and the scenario's references
+ * to them, once the map is written; a rename whose new address the map does not have is left out.
  */
-export async function saveWorldMap(worldsDir: string, world: string, body: unknown): Promise<SaveMapResult> {
+export async function saveWorldMap(worldsDir: string, world: string, body: unknown): Promise<SaveMapOutcome> {
 	const dir = await worldDirOf(worldsDir, world);
 	const doc = docOfBody(body);
+	const renames = renamesOfBody(body);
 	const file = await mapFileOf(dir);
 	if (doc.file !== file) throw new EditError(400, `the map to save is "${doc.file}" but world.json names "${file}"`);
 	await checkTilesetPaths(dir, doc);
+	// the zones the renames must name (a map too broken to analyse is refused by saveMapDoc)
+	const zones =
+		renames.length && checkMapDoc(structuredClone(doc)).length === 0 ? analyseZones(parsedMapOf(structuredClone(doc)), new ProblemList()) : undefined;
 	await saveMapDoc(dir, doc);
+	const files = zones ? await referenceFiles(dir, keptRenames(renames, zones)) : [];
+	for (const f of files) await writeFileAtomic(path.join(dir, f.file), f.text);
 	const a = await analyseWorld(dir, { worldsDir });
-	return { ok: a.errors.length === 0, errors: a.errors, warnings: a.warnings };
+	return { ok: a.errors.length === 0, errors: a.errors, warnings: a.warnings, updated: files.flatMap((f) => f.updates) };
 }
 
-/** The full check of a world (settings, personas, scenario, map), with `doc` standing for the saved map when given. */
-export async function checkWorldEdit(worldsDir: string, world: string, body: unknown): Promise<WorldChecks> {
-	if (!isObject(body)) throw new EditError(400, 'the body must be an object { doc?: MapDoc }');
+/**
+ * The full check of a world (settings, personas, scenario, map), with `doc` standing for the
+ * saved map when given. With `renames` (and a doc), the references they would rewrite on saving
+ * are listed, and the problems those references have now (naming the old address) are left
+ * out: saving fixes them.
+ */
+export async function checkWorldEdit(worldsDir: string, world: string, body: unknown): Promise<CheckOutcome> {
+	if (!isObject(body)) throw new EditError(400, 'the body must be an object { doc?: MapDoc, renames?: ZoneRename[] }');
 	const dir = await worldDirOf(worldsDir, world);
+	const renames = renamesOfBody(body);
 	const docBody = body.doc;
 	let map: ParsedMap | undefined;
 	if (docBody !== undefined && docBody !== null) {
 		const doc = docOfBody({ doc: docBody });
 		// sizes, tile data and ids first: the zone analysis assumes a consistent map
 		const broken = checkMapDoc(structuredClone(doc));
-		if (broken.length) return { errors: broken, warnings: [] };
+		if (broken.length) return { errors: broken, warnings: [], ...(renames.length ? { references: [] } : {}) };
 		map = parsedMapOf(doc);
 	}
 	const a = await analyseWorld(dir, { worldsDir, map });
-	return { errors: a.errors, warnings: a.warnings };
+	if (!renames.length) return { errors: a.errors, warnings: a.warnings };
+	if (!map) return { errors: a.errors, warnings: a.warnings, references: [] };
+	const files = await referenceFiles(dir, keptRenames(renames, analyseZones(map, new ProblemList())));
+	const references = files.flatMap((f) => f.updates);
+	const fixed = (p: WorldProblem) =>
+		files.some(
+			(f) =>
+				f.file === p.file &&
+				f.updates.some((u) =>
+					p.at?.kind === 'persona' ? p.at.field === u.field : f.places.get(u.field) === p.where && p.message.includes(`"${u.from}"`)
+				)
+		);
+	return { errors: a.errors.filter((p) => !fixed(p)), warnings: a.warnings, references };
+}
+
+const RENAMED_KINDS: readonly string[] = ['sector', 'arena', 'object', 'spawn'];
+const MAX_RENAMES = 1000;
+
+/** `renames` of a request body: [{ kind, from, to }] with full addresses (none when absent). */
+export function renamesOfBody(body: unknown): ZoneRename[] {
+	const v = isObject(body) ? body.renames : undefined;
+	if (v === undefined || v === null) return [];
+	if (!Array.isArray(v) || v.length > MAX_RENAMES)
+		throw new EditError(400, `"renames" must be a list of at most ${MAX_RENAMES} { kind, from, to }`);
+	return v.map((r: unknown, k) => {
+		if (!isObject(r) || !RENAMED_KINDS.includes(r.kind as string) || typeof r.from !== 'string' || typeof r.to !== 'string' || !r.from || !r.to)
+			throw new EditError(400, `renames[${k}] must be { kind: "sector", "arena", "object" or "spawn", from, to } with the old and new addresses`);
+		return { kind: r.kind as ZoneRename['kind'], from: r.from, to: r.to };
+	});
+}
+
+/** The renames whose new address is a zone (or spawn point) of that kind on the map. */
+function keptRenames(renames: readonly ZoneRename[], zones: ZoneResult): ZoneRename[] {
+	return renames.filter((r) =>
+		r.kind === 'sector'
+			? zones.sectors.some((s) => s.name === r.to)
+			: r.kind === 'arena'
+				? zones.sectors.some((s) => s.arenas.some((a) => `${s.name}:${a.name}` === r.to))
+				: r.kind === 'spawn'
+					? zones.spawnNames.has(r.to)
+					: false
+	);
+}
+
+interface ReferenceFile {
+	/** relative to the world folder */
+	file: string;
+	/** the new content */
+	text: string;
+	updates: ReferenceUpdate[];
+	/** field -> where (`line N`) it is in the file now, for the scenario's problems */
+	places: Map<string, string | undefined>;
+}
+
+/** The persona files and scenario.json that name a renamed zone, each with its content rewritten. */
+async function referenceFiles(dir: string, renames: readonly ZoneRename[]): Promise<ReferenceFile[]> {
+	if (!renames.length) return [];
+	let names: string[] = [];
+	try {
+		names = await readdir(await resolveInside(dir, 'personas', 'directory'));
+	} catch (e) {
+		if (!(e instanceof PathError)) throw e;
+	}
+	const out: ReferenceFile[] = [];
+	for (const n of names.filter((x) => x.toLowerCase().endsWith('.json')).sort()) {
+		const file = `personas/${n}`;
+		const f = await referenceFile(dir, file, (v) => renamePersona(file, v, renames));
+		if (f) out.push(f);
+	}
+	const scenario = await referenceFile(dir, 'scenario.json', (v) => renameScenario('scenario.json', v, renames));
+	if (scenario) out.push(scenario);
+	return out;
+}
+
+async function referenceFile(
+	dir: string,
+	file: string,
+	rename: (value: unknown) => { value: unknown; updates: ReferenceUpdate[] }
+): Promise<ReferenceFile | undefined> {
+	let text: string;
+	try {
+		text = await readTextCapped(await resolveInside(dir, file, 'file'));
+	} catch (e) {
+		// missing, a link out of the folder, too large: its own problems say so
+		if (e instanceof PathError || e instanceof FileLimitError) return undefined;
+		throw e;
+	}
+	let doc: ReturnType<typeof parseJson>;
+	try {
+		doc = parseJson(text);
+	} catch {
+		return undefined;
+	}
+	const r = rename(doc.value);
+	if (!r.updates.length) return undefined;
+	const places = new Map<string, string | undefined>();
+	const lines = text.split('\n');
+	for (const u of r.updates) {
+		const line = doc.lineOf(fieldPath(u.field));
+		places.set(u.field, line === undefined ? undefined : `line ${line}`);
+		// each value replaced where it is written, so the rest of the file stays as it was
+		const at = line === undefined ? -1 : line - 1;
+		const literal = JSON.stringify(u.from);
+		if (at >= 0 && lines[at]?.split(literal).length === 2) lines[at] = lines[at].replace(literal, () => JSON.stringify(u.to));
+	}
+	let next = lines.join('\n');
+	if (!sameJson(next, r.value)) {
+		// a value written oddly (twice on a line, split over lines): the whole file, indented as it was
+		const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? '\t';
+		next = JSON.stringify(r.value, null, indent) + (text.endsWith('\n') ? '\n' : '');
+	}
+	return { file, text: next, updates: r.updates, places };
+}
+
+/** `facts[0].event.place` -> ['facts', 0, 'event', 'place'] */
+function fieldPath(field: string): (string | number)[] {
+	return field.split(/\.|(?=\[)/).map((k) => (/^\[\d+\]$/.test(k) ? Number(k.slice(1, -1)) : k));
+}
+
+function sameJson(text: string, value: unknown): boolean {
+	try {
+		return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+	} catch {
+		return false;
+	}
 }
 
 /** `{ doc }` checked to be a MapDoc in shape (the values are checked when it is saved). */

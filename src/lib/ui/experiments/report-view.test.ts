@@ -49,6 +49,12 @@ describe('ExperimentReportView', () => {
 		expect(body).toContain('format=csv&amp;table=effects');
 	});
 
+	it('agrees in number: "1 replicate", "3 replicates"', () => {
+		expect(body).toContain('120 steps · 3 replicates per arm');
+		const one = render(ExperimentReportView, { props: { report: { ...report, experiment: { ...report.experiment, replicates: 1, steps: 1 } }, progress: null } }).body;
+		expect(one).toContain('1 step · 1 replicate per arm');
+	});
+
 	it('shows the progress with an ETA while it runs', () => {
 		const job = { key: 'x3#2', arm: 'x3', replicate: 2, seed: 3, sample: 2, state: 'running' as const, stepsDone: 60, stepsTotal: 120 };
 		const progress = { id: report.experiment.id, state: 'running' as const, started: '', updated: '', stepsDone: 660, stepsTotal: 720, etaSeconds: 75, jobs: [job] };

@@ -163,7 +163,8 @@ export class Workbench {
 			return info;
 		} catch (err) {
 			this.saveIssues = err instanceof PromptsApiError ? err.issues : [];
-			this.status = { kind: 'error', text: `Not saved: ${message(err)}` };
+			// problems listed one by one are not repeated in the status line
+			this.status = { kind: 'error', text: this.saveIssues.length ? 'Not saved' : `Not saved: ${message(err)}` };
 			return null;
 		} finally {
 			this.saving = false;

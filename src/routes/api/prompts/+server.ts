@@ -1,6 +1,7 @@
 // The prompt workbench's overview: the working copy, the stored versions and the labels.
 import type { PromptsOverview } from '$lib/api/prompts';
 import { respond } from '$lib/server/prompts/http';
+import { shippedPromptSet } from '$lib/server/prompts/shipped';
 import { promptStore } from '$lib/server/prompts/store';
 import type { RequestHandler } from './$types';
 
@@ -8,5 +9,5 @@ import type { RequestHandler } from './$types';
 export const GET: RequestHandler = () =>
 	respond((): PromptsOverview => {
 		const store = promptStore();
-		return { working: store.working(), versions: store.listVersions(), labels: store.labels() };
+		return { working: store.working(), versions: store.listVersions(), labels: store.labels(), shipped: shippedPromptSet() };
 	});

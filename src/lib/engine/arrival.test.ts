@@ -77,4 +77,22 @@ describe('answers in any order', () => {
 			{ numRuns: RUNS, seed: 20_261_127, endOnFailure: true }
 		);
 	}, 300_000);
+
+	it('work done ahead of need (the lookahead) never changes the state, whatever it is answered', async () => {
+		const answers = (seed: number) => randomAnswerModel({ templates, seed, jsonSchemaFor: outputJsonSchema });
+		const model = answers(11);
+		// work ahead answered otherwise than the steps: its guesses go wrong, reactions included
+		const ahead = answers(111);
+		const { sim } = await Simulation.create(world, { seed: 3 }, model);
+		const started = new Set<string>();
+		let reacting = 0;
+		for (let i = 0; i < 1500; i++) {
+			const before = JSON.stringify(sim.state);
+			await sim.lookahead(ahead, { horizonSteps: 120, started });
+			expect(JSON.stringify(sim.state), `the lookahead before step ${i}`).toBe(before);
+			await sim.step([], model);
+			reacting += sim.state.agents.filter((a) => a.reacting).length;
+		}
+		expect(reacting).toBeGreaterThan(0);
+	}, 300_000);
 });

@@ -690,7 +690,8 @@ export class Simulation {
 				if (opts.started.has(job)) break;
 				opts.started.add(job);
 				const noticing = ctxOf(a.id, timeAt(k), s.step + k);
-				noticing.agent.action = own.action;
+				// a copy: the foreseen action may be the agent's own, which work ahead must not change
+				noticing.agent.action = structuredClone(own.action);
 				const commitStep = s.step + k + this.reactionSteps(a);
 				for (const e of candidates) {
 					const r = noticeReaction(noticing, e, commitStep);

@@ -12,12 +12,14 @@ import { formatDiff } from '../lib/server/diff/format';
 import { OFFLINE_LABEL } from '../lib/server/model/providers/offline';
 import { formatIssue, PromptStore, PromptStoreError } from '../lib/server/prompts/store';
 import { createModel, type ModelChoice } from '../lib/server/run/models';
-import { listRuns, loadState, openRun, resumeRun, startRun, stateHash, type RunOptions, type RunSummary } from '../lib/server/run/runner';
+import { listRuns, loadState, openRun, resumeRun, runWorld, startRun, stateHash, type RunOptions, type RunSummary } from '../lib/server/run/runner';
 import { checkBudget, formatBudget, formatUsage, formatUsd } from '../lib/server/run/cost';
 import { estimateRun } from '../lib/server/run/estimate';
 import { checkRun, removeRun, type RunCheck } from '../lib/server/store/upkeep';
 import type { Budget, RunEstimate, UsageRow } from '../lib/api/types';
 import { findAgent, listRetrievals, retrievalTable } from '../lib/server/run/traces';
+import { formatRetrievalTable } from './retrieval-text';
+import { controlCommands, defaultForkSteps, inputForkText, type InputFork } from './fork-text';
 import { parseGrid, weightsLabel } from '../lib/server/rescore/grid';
 import { rescoreRun } from '../lib/server/rescore/run';
 import { checkWorld, formatWorldTree, worldTreeJson } from '../lib/server/world/check';
@@ -72,9 +74,13 @@ const HELP = `Simulacra Studio command line
                          ask an agent a question (read-only; the run is unchanged;
                          with --remember, a fork in which the agent keeps the exchange)
   whisper RUN --agent NAME --text TEXT [--step N] [--steps M]
-                         fork RUN at step N with an inner-voice directive and run M steps
+                         fork RUN at step N (default: its last) with an inner-voice
+                         directive heard at the fork's first step, and run M steps
+                         (default: one game hour)
   set-object RUN --object ADDRESS --state TEXT [--step N] [--steps M]
-                         fork RUN at step N with an object's state changed
+                         fork RUN at step N (default: its last) with an object's state
+                         changed from the fork's first step, and run M steps (default:
+                         one game hour); says how to compare it with a run without it
   prompts list           stored prompt-set versions (newest first), labels, working copy
   prompts show V         one version (id, 8+ digit prefix or label) and its templates
   prompts save --message M
@@ -159,8 +165,8 @@ function estimateText(e: RunEstimate): string {
 }
 
 /** Prints a run's summary; a run that paused by itself exits non-zero with the reason. */
-function finish(out: Out, summary: RunSummary): number {
-	print(out, summary, () => summaryText(summary));
+function finish(out: Out, summary: RunSummary, printed = false): number {
+	if (!printed) print(out, summary, () => summaryText(summary));
 	if (summary.pause?.reason === 'fault') {
 		if (!out.json) process.stderr.write(`error: run ${summary.run} paused at step ${summary.pause.step}: ${summary.pause.message}\n  continue it with: npm run simulacra -- resume ${summary.run}\n`);
 		return 1;
@@ -542,13 +548,7 @@ async function main(argv: string[]): Promise<number> {
 				weights = { recency: w[0], importance: w[1], relevance: w[2] };
 			}
 			const table = await retrievalTable(id, trace, { weights });
-			print(out, table, () => {
-				const head = `${table.id} at step ${table.step}, ${table.purpose}: "${table.query}"\nweights recency ${table.weights.recency}, importance ${table.weights.importance}, relevance ${table.weights.relevance}; decay ${table.decay}; top ${table.k}`;
-				const rows = [...table.candidates]
-					.sort((a, b) => b.score - a.score)
-					.map((r) => `${r.rank ? String(r.rank).padStart(3) : '   '} ${r.score.toFixed(3)}  rec ${r.recencyNorm.toFixed(2)} imp ${r.importanceNorm.toFixed(2)} rel ${r.relevanceNorm.toFixed(2)}  ${r.description.slice(0, 70)}`);
-				return [head, ...rows].join('\n');
-			});
+			print(out, table, () => formatRetrievalTable(table));
 			return 0;
 		}
 		case 'rescore': {
@@ -628,20 +628,31 @@ async function main(argv: string[]): Promise<number> {
 		case 'whisper':
 		case 'set-object': {
 			const id = need(rest[0], `${command} needs a run id`);
-			const step = int(values.step, 'step') ?? openRun(id).committed();
+			const parent = openRun(id);
+			const committed = parent.committed();
+			const step = int(values.step, 'step') ?? committed;
 			const input: SimInput =
 				command === 'whisper'
 					? { type: 'whisper', agent: need(values.agent, 'whisper needs --agent NAME'), text: need(values.text, 'whisper needs --text TEXT') }
 					: { type: 'set-object', address: need(values.object, 'set-object needs --object ADDRESS'), state: need(values.state, 'set-object needs --state TEXT') };
-			if (input.type === 'whisper') input.agent = findAgent(id, input.agent);
+			let agentName: string | undefined;
+			if (input.type === 'whisper') {
+				agentName = input.agent;
+				input.agent = findAgent(id, input.agent);
+			}
+			// without --steps, one game hour: long enough for agents to come across the change and react
+			const secondsPerStep = (await runWorld(parent)).secondsPerStep;
+			const given = int(values.steps, 'steps', 1);
+			const steps = given ?? defaultForkSteps(secondsPerStep);
 			const summary = await startRun({
 				from: { run: id, step },
-				steps: int(values.steps, 'steps', 1) ?? 1,
+				steps,
 				inputs: [input],
 				onProgress: progressBar(!out.json && process.stderr.isTTY === true)
 			});
-			print(out, summary, () => summaryText(summary));
-			return 0;
+			const fork: InputFork = { parent: { run: id, step, committed }, fork: { run: summary.run, end: summary.steps }, input, agentName, steps, defaultSteps: given === undefined, secondsPerStep };
+			print(out, { ...summary, input, from: { run: id, step }, stepsRun: steps, compare: controlCommands(fork) }, () => `${inputForkText(fork)}\n${summaryText(summary)}`);
+			return finish(out, summary, true);
 		}
 		case 'stats': {
 			const file = need(values.input, 'stats needs --input FILE (rankings as .json or .csv)');
@@ -694,6 +705,16 @@ async function main(argv: string[]): Promise<number> {
 			throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
 	}
 }
+
+// A reader that stops early (`| head`) closes the pipe: stop quietly with status 0, as Unix tools
+// do, instead of an EPIPE stack trace. A closed stderr is ignored (nothing left to tell).
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+	if (e.code === 'EPIPE') process.exit(0);
+	throw e;
+});
+process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+	if (e.code !== 'EPIPE') throw e;
+});
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');

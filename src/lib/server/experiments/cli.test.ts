@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,8 +16,21 @@ describe('experiment command', () => {
 		writeFileSync(file, JSON.stringify({ world: 'the-ville-3', steps: 10, replicates: 2, arms: [{ name: 'A', set: ['retrieval.weights.relevance'] }] }));
 		const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'experiment', 'run', file], { cwd: projectRoot(), env: { ...process.env, SIMULACRA_HOME: home }, encoding: 'utf8' });
 		expect(r.status).toBe(1);
-		expect(r.stderr).toContain(`error: ${file}: arms[0].set[0]: setting "retrieval.weights.relevance" is not KEY=VALUE`);
+		expect(r.stderr).toContain(`error: ${file}: arms[0].set[0] (arm "A"): setting "retrieval.weights.relevance" is not KEY=VALUE`);
 		expect(r.stderr).not.toMatch(/\n\s+at /);
+	});
+
+	it('refuses a misspelt setting before creating anything, naming the arm, the setting and the close name', () => {
+		const file = path.join(home, 'typo.json');
+		writeFileSync(file, JSON.stringify({ name: 'typo', world: 'the-ville-3', steps: 10, replicates: 2, arms: [{ name: 'base' }, { name: 'relevance x3', set: ['retrieval.weights.relevanse=3', 'retrieval.topK=many'] }] }));
+		const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'experiment', 'run', file], { cwd: projectRoot(), env: { ...process.env, SIMULACRA_HOME: home }, encoding: 'utf8' });
+		expect(r.status).toBe(1);
+		expect(r.stderr).toContain('arms[1].set[0] (arm "relevance x3"): unknown setting "retrieval.weights.relevanse" (did you mean "retrieval.weights.relevance"?)');
+		expect(r.stderr).toContain('arms[1].set[1] (arm "relevance x3"): setting "retrieval.topK" takes a number, not "many"');
+		expect(r.stderr).not.toMatch(/\n\s+at /);
+		// nothing was started: no experiment folder, no run
+		expect(existsSync(path.join(home, 'experiments'))).toBe(false);
+		expect(existsSync(path.join(home, 'runs'))).toBe(false);
 	});
 
 	it('refuses an unknown subcommand', async () => {

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExperimentDefError, experimentId, experimentJobs, parseExperiment, readExperimentFile } from './definition';
+import { DEFAULT_SETTINGS } from '../../engine/types';
+import { checkSetting, closest, ExperimentDefError, experimentId, experimentJobs, parseExperiment, readExperimentFile } from './definition';
 
 const minimal = { world: 'the-ville-3', steps: 10, replicates: 2, arms: [{ name: 'A' }, { name: 'B', set: ['retrieval.weights.relevance=3'] }] };
 
@@ -29,10 +30,41 @@ describe('parseExperiment', () => {
 			expect(issues).toMatch(/world: a world id/);
 			expect(issues).toMatch(/steps: a whole number from 1/);
 			expect(issues).toMatch(/replicates: a whole number/);
-			expect(issues).toMatch(/arms\[0\]\.set\[0\]: setting "novalue" is not KEY=VALUE/);
+			expect(issues).toMatch(/arms\[0\]\.set\[0\] \(arm "A"\): setting "novalue" is not KEY=VALUE/);
 			expect(issues).toMatch(/arms\[1\]\.name: "A" names two arms/);
 			expect(issues).toMatch(/endpoints\[0\]: an http\(s\) base URL without credentials/);
 		}
+	});
+
+	it("checks every arm's settings as its runs apply them: names (with the close name) and values", () => {
+		const target = { settings: structuredClone(DEFAULT_SETTINGS), agents: ['ana-quill', 'bo-li'] };
+		const def = {
+			...minimal,
+			arms: [
+				{ name: 'base', set: ['retrieval.k.dialogue=10', 'agents.bo-li.retrieval.topK=5'] },
+				{ name: 'relevance x3', set: ['retrieval.weights.relevanse=3', 'retrieval.topK=2.5', 'perception.visionRadius=far', 'agents.bo-ly.retrieval.decay=0.9', 'agents.ana-quill.retrieval.wieghts.recency=2', 'nothing.like.this=1'] }
+			]
+		};
+		try {
+			parseExperiment(def, 'typo.json', undefined, target);
+			expect.unreachable();
+		} catch (e) {
+			expect(e).toBeInstanceOf(ExperimentDefError);
+			expect((e as ExperimentDefError).issues).toEqual([
+				'arms[1].set[0] (arm "relevance x3"): unknown setting "retrieval.weights.relevanse" (did you mean "retrieval.weights.relevance"?)',
+				'arms[1].set[1] (arm "relevance x3"): setting "retrieval.topK" takes a whole number, not 2.5',
+				'arms[1].set[2] (arm "relevance x3"): setting "perception.visionRadius" takes a number, not "far"',
+				'arms[1].set[3] (arm "relevance x3"): setting "agents.bo-ly.retrieval.decay": unknown agent "bo-ly" (did you mean "agents.bo-li.retrieval.decay"?)',
+				'arms[1].set[4] (arm "relevance x3"): unknown setting "agents.ana-quill.retrieval.wieghts.recency" (did you mean "agents.ana-quill.retrieval.weights.recency"?)',
+				'arms[1].set[5] (arm "relevance x3"): unknown setting "nothing.like.this"'
+			]);
+		}
+		// the good arm alone passes, and the settings object it was checked against is untouched
+		expect(parseExperiment({ ...minimal, arms: [def.arms[0]] }, 'ok.json', undefined, target).arms[0].set).toEqual(def.arms[0].set);
+		expect(target.settings).toEqual(DEFAULT_SETTINGS);
+		expect(checkSetting('retrieval.weights.relevance=3', target)).toBeUndefined();
+		expect(closest('relevanse', ['recency', 'importance', 'relevance'])).toBe('relevance');
+		expect(closest('zzz', ['recency', 'importance', 'relevance'])).toBeUndefined();
 	});
 
 	it('turns game time into steps with the world step length', () => {

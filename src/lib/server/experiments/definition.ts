@@ -3,7 +3,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { parseOverride } from '../../engine/settings';
+import { applyOverrides, parseOverride } from '../../engine/settings';
+import type { SimState } from '../../engine/state';
+import { DEFAULT_SETTINGS, type Settings } from '../../engine/types';
 import { METRIC_IDS } from './metrics';
 import type { ArmDef, ExperimentDef, Job, ModelName } from './types';
 
@@ -18,10 +20,79 @@ export class ExperimentDefError extends Error {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/;
+export const WORLD_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const KNOWN = new Set(['name', 'world', 'steps', 'hours', 'minutes', 'replicates', 'seed', 'seeds', 'base', 'model', 'arms', 'metrics', 'workers', 'concurrency', 'endpoints']);
 const ARM_KNOWN = new Set(['name', 'set', 'prompts', 'model']);
 export const MAX_REPLICATES = 1000;
 export const MAX_STEPS = 1_000_000;
+
+/**
+ * What an arm's settings are checked against: the settings its runs start from (the world's, or
+ * the base run's) and the agents a per-agent key (`agents.<id>.retrieval...`) may name.
+ */
+export interface SettingsTarget {
+	settings: Settings;
+	agents: string[];
+}
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+	const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		let diag = row[0];
+		row[0] = i;
+		for (let j = 1; j <= b.length; j++) {
+			const up = row[j];
+			row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diag + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+			diag = up;
+		}
+	}
+	return row[b.length];
+}
+
+/** The closest of `known` to `word`, when it is close enough to be a slip. */
+export function closest(word: string, known: Iterable<string>): string | undefined {
+	let best: { k: string; d: number } | undefined;
+	for (const k of known) {
+		const d = distance(word, k);
+		if (!best || d < best.d) best = { k, d };
+	}
+	return best && best.d > 0 && best.d <= Math.max(2, Math.floor(word.length / 5)) ? best.k : undefined;
+}
+
+/** Every settable key of a settings object, dotted ("retrieval.weights.relevance"). */
+function settingKeys(node: unknown, prefix = ''): string[] {
+	if (typeof node !== 'object' || node === null) return prefix ? [prefix] : [];
+	return Object.entries(node as Record<string, unknown>).flatMap(([k, v]) => settingKeys(v, prefix ? `${prefix}.${k}` : k));
+}
+
+/**
+ * Checks one `KEY=VALUE` the way a run applies it (`applyOverrides`, on a copy of the settings it
+ * starts from): the key must name a setting (or an agent's retrieval setting) and the value fit
+ * it. Answers the problem, with the close name when there is one, or undefined.
+ */
+export function checkSetting(text: string, target: SettingsTarget): string | undefined {
+	const settings: Settings = structuredClone(target.settings);
+	settings.retrieval.k = { ...DEFAULT_SETTINGS.retrieval.k, ...settings.retrieval.k };
+	const state = { settings, agents: target.agents.map((id) => ({ id })) } as unknown as SimState;
+	try {
+		applyOverrides(state, [text]);
+		return undefined;
+	} catch (e) {
+		const message = (e as Error).message;
+		const o = parseOverride(text);
+		let hint: string | undefined;
+		if (/unknown agent/.test(message) && o.agent !== null) {
+			const id = closest(o.agent, target.agents);
+			if (id) hint = `agents.${id}.${o.path.join('.')}`;
+		} else if (/unknown setting/.test(message)) {
+			const keys = o.agent === null ? settingKeys(settings) : settingKeys(settings.retrieval, 'retrieval');
+			const key = closest(o.path.join('.'), keys);
+			if (key) hint = o.agent === null ? key : `agents.${o.agent}.${key}`;
+		}
+		return hint ? `${message} (did you mean "${hint}"?)` : message;
+	}
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
 	return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -47,16 +118,18 @@ function modelName(v: unknown, where: string, problems: string[]): ModelName | u
 
 /**
  * Checks a parsed definition. The span is `steps`, or game `hours` / `minutes` turned into steps
- * with `secondsPerStep` (the world's step length, needed only then).
+ * with `secondsPerStep` (the world's step length, needed only then). With `target` (the settings
+ * the runs start from), every arm's settings are checked as its runs will apply them, names and
+ * values, so a bad one is named before anything runs.
  */
-export function parseExperiment(raw: unknown, file: string, secondsPerStep?: (world: string | undefined) => number): ExperimentDef {
+export function parseExperiment(raw: unknown, file: string, secondsPerStep?: (world: string | undefined) => number, target?: SettingsTarget): ExperimentDef {
 	const problems: string[] = [];
 	if (!isObject(raw)) throw new ExperimentDefError(file, ['an experiment is a JSON object']);
 	for (const k of Object.keys(raw)) if (!KNOWN.has(k)) problems.push(`"${k}": unknown field (known: ${[...KNOWN].join(', ')})`);
 	const name = raw.name === undefined ? undefined : typeof raw.name === 'string' && NAME.test(raw.name) ? raw.name : (problems.push(`name: letters, digits, space, _ . -, up to 64, not ${JSON.stringify(raw.name)}`), undefined);
 	let world: string | undefined;
 	if (raw.world !== undefined) {
-		if (typeof raw.world !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(raw.world)) problems.push(`world: a world id such as "the-ville-3", not ${JSON.stringify(raw.world)}`);
+		if (typeof raw.world !== 'string' || !WORLD_ID.test(raw.world)) problems.push(`world: a world id such as "the-ville-3", not ${JSON.stringify(raw.world)}`);
 		else world = raw.world;
 	}
 	let base: ExperimentDef['base'];
@@ -98,21 +171,24 @@ export function parseExperiment(raw: unknown, file: string, secondsPerStep?: (wo
 			if (typeof a.name !== 'string' || !NAME.test(a.name)) return void problems.push(`${where}.name: letters, digits, space, _ . -, up to 64, not ${JSON.stringify(a.name)}`);
 			if (seen.has(a.name)) problems.push(`${where}.name: "${a.name}" names two arms`);
 			seen.add(a.name);
+			const arm = `(arm "${a.name}")`;
 			const set: string[] = [];
 			if (a.set !== undefined) {
-				if (!Array.isArray(a.set)) problems.push(`${where}.set: a list of "KEY=VALUE"`);
+				if (!Array.isArray(a.set)) problems.push(`${where}.set ${arm}: a list of "KEY=VALUE"`);
 				else
 					a.set.forEach((s, j) => {
-						if (typeof s !== 'string') return void problems.push(`${where}.set[${j}]: a "KEY=VALUE" string`);
+						if (typeof s !== 'string') return void problems.push(`${where}.set[${j}] ${arm}: a "KEY=VALUE" string`);
 						try {
 							parseOverride(s);
-							set.push(s);
 						} catch (e) {
-							problems.push(`${where}.set[${j}]: ${(e as Error).message}`);
+							return void problems.push(`${where}.set[${j}] ${arm}: ${(e as Error).message}`);
 						}
+						const problem = target && checkSetting(s, target);
+						if (problem) problems.push(`${where}.set[${j}] ${arm}: ${problem}`);
+						else set.push(s);
 					});
 			}
-			if (a.prompts !== undefined && (typeof a.prompts !== 'string' || !a.prompts)) problems.push(`${where}.prompts: a prompt version, label or folder`);
+			if (a.prompts !== undefined && (typeof a.prompts !== 'string' || !a.prompts)) problems.push(`${where}.prompts ${arm}: a prompt version, label or folder`);
 			const armModel = modelName(a.model, `${where}.model`, problems);
 			arms.push({ name: a.name, set, ...(typeof a.prompts === 'string' && a.prompts && { prompts: a.prompts }), ...(armModel && { model: armModel }) });
 		});

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../ide/errors';
-import { experimentId, parseExperiment } from './definition';
+import { ExperimentDefError, experimentId, parseExperiment } from './definition';
 import { experimentView, startExperiment } from './manager';
 import { resolveExperiment } from './pool';
 import { openExperiment, writeProgress } from './store';
@@ -14,6 +14,19 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 describe('experiments from the IDE', () => {
 	it('refuses a bad definition with the field named', async () => {
 		await expect(startExperiment({ world: 'the-ville-3', steps: 5, arms: [] }, home)).rejects.toThrow(/replicates: missing[\s\S]*arms: a list of at least one arm/);
+	});
+
+	it('refuses misspelt or ill-typed settings, an unknown world or base run and a missing prompt set before starting', async () => {
+		const raw = { name: 'typo', world: 'the-ville-3', steps: 5, replicates: 1, arms: [{ name: 'A', set: ['retrieval.weights.relevanse=3'] }, { name: 'B', set: ['conversation.maxTurns=lots'], prompts: 'no-such-label' }] };
+		await expect(startExperiment(raw, home)).rejects.toThrow(ExperimentDefError);
+		const message = await startExperiment(raw, home).catch((e: Error) => e.message);
+		expect(message).toContain('arms[0].set[0] (arm "A"): unknown setting "retrieval.weights.relevanse" (did you mean "retrieval.weights.relevance"?)');
+		expect(message).toContain('arms[1].set[0] (arm "B"): setting "conversation.maxTurns" takes a number, not "lots"');
+		expect(message).toMatch(/arms\[1\]\.prompts \(arm "B"\): no prompt-set version or label "no-such-label"/);
+		expect(existsSync(path.join(home, 'experiments', experimentId(parseExperiment({ ...raw, arms: [{ name: 'A' }, { name: 'B' }] }, 'definition'))))).toBe(false);
+		expect(readdirSync(home).includes('experiments') ? readdirSync(path.join(home, 'experiments')) : []).toEqual([]);
+		await expect(startExperiment({ ...raw, world: 'no-such-world', arms: [{ name: 'A' }] }, home)).rejects.toThrow(/world: cannot load "no-such-world"/);
+		await expect(startExperiment({ ...raw, world: undefined, base: { run: 'no-such-run', step: 1 }, arms: [{ name: 'A' }] }, home)).rejects.toThrow(/base\.run: cannot read run "no-such-run"/);
 	});
 
 	it('turns game hours into steps of the world', async () => {

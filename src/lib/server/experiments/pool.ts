@@ -10,7 +10,8 @@ import { loadWorld } from '../world/load';
 import { dataHome, projectRoot } from '../paths';
 import { PromptStore } from '../prompts/store';
 import { CallBroker } from './broker';
-import { defaultWorkers, ExperimentDefError, experimentId, experimentJobs, parseExperiment, readExperimentJson } from './definition';
+import { defaultWorkers, ExperimentDefError, experimentId, experimentJobs, parseExperiment, readExperimentJson, WORLD_ID, type SettingsTarget } from './definition';
+import type { WorldDef } from '../../engine/types';
 import { openRun, runWorld } from '../run/runner';
 import { appendJobLine, experimentDir, experimentReport, jobStates, openExperiment, readProgress, writeProgress } from './store';
 import type { ToParent, ToWorker, WorkOrder } from './protocol';
@@ -52,21 +53,61 @@ function promptsFolder(value: string, home: string): string {
 }
 
 /**
- * Checks a parsed definition; a span in game hours or minutes becomes steps of the world's (or
- * the base run's) step length.
+ * Checks a parsed definition against what its runs will start from, before anything is created:
+ * the world (or the base run and its step), every arm's settings as the runs apply them (names
+ * and values, with the close name for a slip) and every arm's prompt set. A span in game hours
+ * or minutes becomes steps of the world's (or the base run's) step length. Every problem is
+ * named in one ExperimentDefError.
  */
 export async function resolveExperiment(raw: unknown, file: string, home = dataHome()): Promise<ExperimentDef> {
-	let seconds: number | undefined;
-	const r = raw as { world?: unknown; base?: { run?: unknown }; hours?: unknown; minutes?: unknown } | null;
-	if (r && typeof r === 'object' && (r.hours !== undefined || r.minutes !== undefined)) {
-		try {
-			if (typeof r.world === 'string') seconds = (await loadWorld(r.world)).def.secondsPerStep;
-			else if (typeof r.base?.run === 'string') seconds = (await runWorld(openRun(r.base.run, home))).secondsPerStep;
-		} catch (e) {
-			throw new ExperimentDefError(file, [`${r.hours !== undefined ? 'hours' : 'minutes'}: cannot read the step length: ${(e as Error).message}`]);
+	const r = raw as { world?: unknown; base?: { run?: unknown; step?: unknown }; arms?: unknown } | null;
+	// the world's or base run's problems come first, the arms' prompt sets after the definition's own
+	const problems: string[] = [];
+	const later: string[] = [];
+	let world: WorldDef | undefined;
+	let target: SettingsTarget | undefined;
+	if (r && typeof r === 'object' && !Array.isArray(r)) {
+		const base = r.base && typeof r.base === 'object' ? r.base : undefined;
+		if (typeof base?.run === 'string' && base.run) {
+			try {
+				const reader = openRun(base.run, home);
+				world = await runWorld(reader);
+				target = { settings: reader.meta.settings, agents: world.personas.map((p) => p.id) };
+				const committed = reader.committed();
+				if (typeof base.step === 'number' && Number.isInteger(base.step) && base.step > committed) problems.push(`base.step: run ${base.run} has ${committed} committed steps, so it cannot be forked at step ${base.step}`);
+			} catch (e) {
+				problems.push(`base.run: cannot read run "${base.run}": ${(e as Error).message}`);
+			}
+		} else if (typeof r.world === 'string' && WORLD_ID.test(r.world)) {
+			try {
+				world = (await loadWorld(r.world)).def;
+				target = { settings: world.settings, agents: world.personas.map((p) => p.id) };
+			} catch (e) {
+				problems.push(`world: cannot load "${r.world}": ${(e as Error).message.split('\n')[0]}`);
+			}
+		}
+		if (Array.isArray(r.arms)) {
+			r.arms.forEach((a: unknown, i) => {
+				const arm = a as { name?: unknown; prompts?: unknown } | null;
+				if (!arm || typeof arm !== 'object' || typeof arm.prompts !== 'string' || !arm.prompts) return;
+				try {
+					promptsFolder(arm.prompts, home);
+				} catch (e) {
+					later.push(`arms[${i}].prompts${typeof arm.name === 'string' ? ` (arm "${arm.name}")` : ''}: ${(e as Error).message}`);
+				}
+			});
 		}
 	}
-	return parseExperiment(raw, file, seconds === undefined ? undefined : () => seconds);
+	const seconds = world?.secondsPerStep;
+	try {
+		const def = parseExperiment(raw, file, seconds === undefined ? undefined : () => seconds, target);
+		if (problems.length || later.length) throw new ExperimentDefError(file, [...problems, ...later]);
+		return def;
+	} catch (e) {
+		if (!(e instanceof ExperimentDefError) || !(problems.length || later.length) || e.file !== file) throw e;
+		if (e.issues.every((i) => problems.includes(i) || later.includes(i))) throw e;
+		throw new ExperimentDefError(file, [...new Set([...problems, ...e.issues, ...later])]);
+	}
 }
 
 /** Reads and checks a definition file (see `resolveExperiment`). */

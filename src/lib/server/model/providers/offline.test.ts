@@ -1,14 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEMPLATE_IDS, type TemplateId, type TemplateVars } from '../../../engine/model';
+import { TEMPLATE_IDS, type ModelPort, type TemplateId, type TemplateVars } from '../../../engine/model';
 import { extractJson } from '../../../prompts/json';
 import type { PromptSet } from '../../../prompts/promptset';
 import { validateOutput } from '../../../prompts/schema';
 import { renderTemplate } from '../../../prompts/template';
 import { loadPromptSet } from '../load';
 import { SAMPLE_VARS } from '../testing/sample-vars';
-import { OFFLINE_LABEL, OfflineProvider, importanceOf, offlineAnswer } from './offline';
+import { Simulation } from '../../../engine/sim';
+import { loadWorld } from '../../world/load';
+import { hashEmbed, OFFLINE_DIMENSIONS } from './embed';
+import { OFFLINE_LABEL, OfflineProvider, importanceOf, offlineAnswer, speakAsSelf } from './offline';
 
 let set: PromptSet;
 beforeAll(async () => {
@@ -319,7 +322,7 @@ describe('offline rules', () => {
 	it('answers interviews from memory and says it does not know otherwise', async () => {
 		expect((await ask('interview', SAMPLE_VARS.interview)).answer).toMatch(/Owen Brook is running for town council/);
 		expect((await ask('interview', { ...SAMPLE_VARS.interview, question: 'Who is running for mayor of the county?' })).answer).toMatch(/I don't know/);
-		expect((await ask('interview', { ...SAMPLE_VARS.interview, question: 'Give an introduction of yourself.' })).answer).toMatch(/^Hi, I'm Nora Vance\. I am 41 years old/);
+		expect((await ask('interview', { ...SAMPLE_VARS.interview, question: 'Give an introduction of yourself.' })).answer).toMatch(/^Hi, I'm Nora Vance\. I'm 41 years old/);
 	});
 
 	it('reflects on the most frequent subjects and cites real memory numbers', async () => {
@@ -576,4 +579,105 @@ describe('offline day-long behaviour', () => {
 		}
 		expect(insights.some((i) => i.insight === 'Bo Li and Ana Quill have been talking about the upcoming election.' && i.evidence.includes(2))).toBe(true);
 	});
+});
+
+/** What the stand-in must never write when it speaks as the agent. */
+function expectGrammaticalFirstPerson(answer: string, who: string): void {
+	expect(answer, who).not.toMatch(/\bme (?:is|am|are|was|has|have|goes|does|will)\b/i);
+	expect(answer, who).not.toMatch(/\bI (?:is|are|has|does|goes|wants|runs|takes|wakes|eats|lives|loves|works|plans|needs)\b/);
+	expect(answer, who).not.toMatch(/\bgoe\b|\bName: me\b|\(age: \d+\)|Innate traits:/);
+	expect(answer, who).not.toMatch(/\bam \d+ years old and is\b|\band is\b(?=[^.]*\bI\b)/);
+	// no "I <verb>s" left: every verb right after "I" agrees with it
+	for (const m of answer.matchAll(/\bI (?:often |always |usually |also |never |still |just )?([a-z]+s)\b/g)) {
+		expect(['was', 'always', 'sometimes', 'perhaps', 'discuss', 'miss', 'guess', 'pass', 'dress', 'focus', 'access'], `${who}: "${m[0]}" in ${answer}`).toContain(m[1]);
+	}
+}
+
+describe('speaking as oneself', () => {
+	const cases: [string, string, 'she' | 'he' | undefined, string][] = [
+		['Ana goes to bed around 11pm, wakes up around 6am', 'Ana Quill', undefined, 'I go to bed around 11pm, wake up around 6am'],
+		['Ana Quill is 34 years old and is friendly, outgoing, hospitable.', 'Ana Quill', 'she', 'I am 34 years old and am friendly, outgoing, hospitable.'],
+		['Ana Quill runs the Corner Cafe and takes pride in her coffee', 'Ana Quill', 'she', 'I run the Corner Cafe and take pride in my coffee'],
+		['Lately: Ana Quill is planning a picnic, and she wants to invite her friends', 'Ana Quill', 'she', 'Lately, I am planning a picnic, and I want to invite my friends'],
+		['Cy Dunn runs the pub; he and Ana Quill trade tips on running a small business', 'Ana Quill', 'she', 'Cy Dunn runs the pub; he and I trade tips on running a small business'],
+		['Bo Li said that Ana is planning a party', 'Ana Quill', 'she', 'Bo Li said that I am planning a party'],
+		['Bo Li invited Ana Quill to the party', 'Ana Quill', 'she', 'Bo Li invited me to the party'],
+		['Bo Quill is married to Ana Quill, a painter', 'Ana Quill', undefined, 'Bo Quill is married to me, a painter'],
+		["Ana Quill's garden is blooming", 'Ana Quill', undefined, 'My garden is blooming'],
+		['Ana Quill lives alone and bakes the bread herself', 'Ana Quill', 'she', 'I live alone and bake the bread myself'],
+		['Ana Quill and Bo Li are friends', 'Ana Quill', 'she', 'Bo Li and I are friends'],
+		['Ana Quill often watches the river and misses her sister', 'Ana Quill', 'she', 'I often watch the river and miss my sister'],
+		['Ana Quill met Bo Li and he likes her cafe', 'Ana Quill', 'she', 'I met Bo Li and he likes her cafe'],
+		['Ana Quill does the accounts, has a cat and studies at night', 'Ana Quill', 'she', 'I do the accounts, have a cat and study at night'],
+		['Ana Quill is a retired nurse who has lived here all her life', 'Ana Quill', 'she', 'I am a retired nurse who has lived here all my life'],
+		['Ana Quill thinks Bo works hard and studies a lot', 'Ana Quill', 'she', 'I think Bo works hard and studies a lot'],
+		['Ana Quill loves the people she knows', 'Ana Quill', 'she', 'I love the people I know']
+	];
+	it.each(cases)('%s', (text, name, pronoun, expected) => {
+		expect(speakAsSelf(text, name, pronoun)).toBe(expected);
+	});
+});
+
+describe('interviews of Smallville residents', () => {
+	/** The offline stand-in as the engine's model, without the gateway. */
+	const standIn: ModelPort = {
+		dimensions: OFFLINE_DIMENSIONS,
+		complete: async (req) => ({ value: offlineAnswer(req.template, req.vars) as never, failsafe: false }),
+		embed: async (texts) => texts.map((t) => hashEmbed(t))
+	};
+	const workplaces: Record<string, RegExp> = {
+		'isabella-rodriguez': /Hobbs Cafe/,
+		'john-lin': /The Willows Market and Pharmacy/,
+		'tom-moreno': /The Willows Market and Pharmacy/,
+		'carmen-ortiz': /Harvey Oak Supply Store/,
+		'arthur-burton': /The Rose and Crown Pub/,
+		'klaus-mueller': /Oak Hill College/,
+		'mei-lin': /Oak Hill College/,
+		'ryan-park': /\bhome\b/,
+		'yuriko-yamamoto': /\bhome office\b|\bhome\b/
+	};
+	const questions = [
+		'Give an introduction of yourself.',
+		"What's your name?",
+		'How old are you?',
+		"What's your occupation?",
+		'What do you do for work?',
+		'What are your plans for today?',
+		'What do you do in the evening?',
+		'Describe your typical weekday schedule in broad strokes.',
+		'What will you be doing at 6 pm today?',
+		'What is your interest?',
+		'You need to cook dinner but your refrigerator is empty. What would you do?'
+	];
+
+	it('answer in grammatical first person from the persona: name, age, occupation with the workplace, plans, evenings', async () => {
+		const { def } = await loadWorld('smallville');
+		const { sim } = await Simulation.create(def, { seed: 1 }, standIn);
+		const check = async () => {
+			for (const id of Object.keys(workplaces)) {
+				const persona = def.personas.find((p) => p.id === id)!;
+				const answers: Record<string, string> = {};
+				for (const q of questions) {
+					answers[q] = (await sim.interview(id, 'an interviewer', q, standIn)).answer;
+					expectGrammaticalFirstPerson(answers[q], `${id} at step ${sim.state.step}: ${q}`);
+				}
+				expect(answers["What's your name?"]).toContain(persona.name);
+				expect(answers['How old are you?']).toContain(String(persona.age));
+				expect(answers['Give an introduction of yourself.']).toMatch(new RegExp(`^Hi, I'm ${persona.name}\\. I'm ${persona.age} years old`));
+				for (const q of ["What's your occupation?", 'What do you do for work?']) {
+					expect(answers[q], `${id}: ${q}`).toMatch(workplaces[id]);
+					expect(answers[q], `${id}: ${q}`).not.toMatch(/I don't know/);
+				}
+				expect(answers['What do you do in the evening?'], id).toMatch(/^(?:In the evening, )?I\b/);
+				// a reaction question is not a question about one's evenings
+				expect(answers['You need to cook dinner but your refrigerator is empty. What would you do?'], id).not.toMatch(/^In the evening/);
+			}
+		};
+		await check();
+		// later in the day, with plans made and places seen
+		for (let i = 0; i < 700; i++) await sim.step([], standIn);
+		await check();
+		const plans = (await sim.interview('isabella-rodriguez', 'an interviewer', 'What will you be doing at 6 pm today?', standIn)).answer;
+		expect(plans).toMatch(/^At 6 pm, I'll be working the counter at Hobbs Cafe/);
+	}, 120_000);
 });

@@ -31,9 +31,9 @@ import {
 	timeAfter,
 	timeMentions,
 	timeRange,
-	toFirstPerson,
 	toThirdPerson,
 	truncate,
+	VERBS,
 	words
 } from './text';
 import type { ChatRequest, ChatResult, ModelProvider } from './types';
@@ -1356,12 +1356,12 @@ function nextNews(memories: string[], history: Line[], speaker: string, listener
 	if (!best) return undefined;
 	const sentence = best.s;
 	if (startsWithName(sentence, speaker)) {
-		const own = endSentence(toFirstPerson(sentence, speaker));
+		const own = endSentence(speakAsSelf(sentence, speaker, pronounOf(memories, speaker)));
 		const hosting = EVENT_NOUN.test(sentence) && /\b(plan\w*|host\w*|throw\w*|organi[sz]\w*|invit\w*)\b/i.test(sentence) && !/\bplans to go\b/i.test(sentence);
 		return hosting ? `${own} Would you like to come?` : own;
 	}
 	// "Ana invited Bo to the party", said by Bo: "Ana invited me to the party".
-	const told = mentions(sentence, speaker) ? toFirstPerson(sentence, speaker) : sentence;
+	const told = mentions(sentence, speaker) ? speakAsSelf(sentence, speaker, pronounOf(memories, speaker)) : sentence;
 	return `${pick(['Did you hear?', 'Have you heard?', 'By the way,'], sentence + listener)} ${endSentence(told)}`;
 }
 
@@ -1424,7 +1424,7 @@ function busyWith(summary: string, name: string): string | undefined {
 		if (!startsWithName(s, name) || !/^\S+(?:\s+\S+)?\s+is\s+(?:busy with\s+|[a-z]+ing\b)/.test(s)) continue;
 		const core = s.replace(/,?\s+and\s+(?:is\s+)?(?:trying|hoping|wants?|wishing)\b.*$/i, '');
 		if (PRIVATE.test(core)) continue;
-		const first = endSentence(toFirstPerson(stripTimes(stripDates(core)), name));
+		const first = endSentence(speakAsSelf(stripTimes(stripDates(core)), name));
 		if (/^I am\b/.test(first) && contentWords(first).length >= 3) return truncate(first, 300);
 	}
 	return undefined;
@@ -1652,46 +1652,486 @@ function reflectionInsights(vars: TemplateVars): { insight: string; evidence: nu
 }
 
 // ---------------------------------------------------------------------------
+// Speaking as oneself: third-person text about the agent (its summary, its memories) turned into
+// the first person with verbs that agree: "Ana goes to bed" -> "I go to bed", "Lately:
+// Ana is planning" -> "Lately, I am planning", "he and Ana trade tips" -> "he and I
+// trade tips", "Bo invited Ana" -> "Bo invited me".
+
+/** Third-person forms whose first-person form is not the word without its -s. */
+const FIRST_PERSON_IRREGULAR: Record<string, string> = { is: 'am', "isn't": 'am not', 'isn’t': 'am not', was: 'was', has: 'have', "hasn't": "haven't", 'hasn’t': 'haven’t', does: 'do', "doesn't": "don't", 'doesn’t': 'don’t', goes: 'go' };
+const AUXILIARIES = new Set("is isn't was wasn't has hasn't had does doesn't did didn't will won't would can can't could should may might must are were have".split(' '));
+const SPEECH_ADVERBS = new Set('also often always usually sometimes never still just really rarely already even only generally normally typically now soon finally mostly regularly occasionally'.split(' '));
+const PAST_IRREGULAR = new Set('said told went met saw made took gave came got thought knew felt left found bought brought wrote ran sat ate began spoke heard kept lost paid sent spent taught built drove rode woke slept read won'.split(' '));
+/** Verbs not in the shared list that persona texts use. */
+const MORE_VERBS = new Set('live own trade love hate prefer care worry wonder agree decide remember forget say tell ask invite believe seem host throw buy sell bring hold share enjoy volunteer struggle dream plan tend spend run teach study'.split(' '));
+/** A name after these is an object ("with Ana", "to Ana"). */
+const OBJECT_BEFORE = new Set('with to for about from at by of like than without into onto near toward towards behind beside besides between among against after before around beyond except under over past through'.split(' '));
+const JOINERS = new Set('and or then but'.split(' '));
+const TIME_WORDS = new Set('yesterday today tomorrow tonight later earlier again there here too once twice'.split(' '));
+
+/** The first-person form of a third-person-singular verb ("goes" -> "go", "is" -> "am"); null for anything else. */
+function firstPersonVerb(word: string): string | null {
+	const w = word.toLowerCase();
+	if (FIRST_PERSON_IRREGULAR[w]) return FIRST_PERSON_IRREGULAR[w];
+	if (!/^[a-z]+s$/.test(w) || /(?:ss|us|is|ous|ics)$/.test(w) || SPEECH_ADVERBS.has(w) || w.length < 3) return null;
+	if (/[^aeiou]ies$/.test(w)) return w.slice(0, -3) + 'y';
+	if (/(?:sh|ch|x|z|o|ss)es$/.test(w)) return w.slice(0, -2);
+	return w.slice(0, -1);
+}
+
+function knownVerb(base: string): boolean {
+	return VERBS.has(base) || MORE_VERBS.has(base);
+}
+
+/** A known verb in the third person singular ("goes", "runs", "is"). */
+function thirdPersonVerb(word: string): boolean {
+	const w = word.toLowerCase();
+	if (FIRST_PERSON_IRREGULAR[w]) return true;
+	const base = firstPersonVerb(w);
+	return base !== null && knownVerb(base);
+}
+
+function pastVerb(word: string): boolean {
+	const w = word.toLowerCase();
+	if (PAST_IRREGULAR.has(w)) return true;
+	if (!w.endsWith('ed')) return false;
+	return knownVerb(w.slice(0, -2)) || knownVerb(w.slice(0, -1)) || knownVerb(w.slice(0, -3)) || (w.endsWith('ied') && knownVerb(w.slice(0, -3) + 'y'));
+}
+
+/** A word that can follow a subject: an auxiliary or a known verb in the third person or the past. */
+function verbAfterSubject(word: string): boolean {
+	const w = word.toLowerCase();
+	return AUXILIARIES.has(w) || thirdPersonVerb(w) || pastVerb(w);
+}
+
+/** The forms of `person` that refer to them alone (the first name only when not the start of another full name). */
+function selfNames(person: string): string {
+	const parts = person.trim().split(/\s+/).filter(Boolean);
+	if (!parts.length) return '';
+	const full = escapeRegExp(parts.join(' '));
+	return parts.length === 1 ? full : `${full}|${escapeRegExp(parts[0])}(?!\\s+[A-Z])`;
+}
+
+/** The persona's pronoun ("she" / "he"), from how its own sentences speak of it; undefined when they do not say. */
+function pronounOf(texts: string[], name: string): 'she' | 'he' | undefined {
+	let she = 0;
+	let he = 0;
+	for (const t of texts) {
+		for (const s of sentences(t)) {
+			if (!startsWithName(s, name)) continue;
+			she += (s.match(/\b(?:she|her|herself)\b/gi) ?? []).length;
+			he += (s.match(/\b(?:he|him|his|himself)\b/gi) ?? []).length;
+		}
+	}
+	return she > he ? 'she' : he > she ? 'he' : undefined;
+}
+
+/** Words of place and occasion names ("Lantern Cafe", "New Year's Eve"): not other people. */
+const PLACE_WORDS = /^(?:Cafe|Café|Pub|Park|Store|College|Market|Pharmacy|Day|Eve|Street|Road|Avenue|Apartments?|Library|House|Home|Shop|Supply|Bar|Office|School|University|Hall|Garden|Center|Centre|Theatre|Theater|Room|Bakery|Church|Square|Station|Studio|Gallery|Museum|Club|Inn|Hotel|Restaurant|Kitchen|Space|Lane|Town|City|Village)$/;
+
+const CALENDAR_WORDS = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)$/;
+
+/** Whether `text` (words after the agent's own "I") names another person: a capitalised name that is not a place, an occasion or a date. */
+function namesSomeoneElse(text: string): boolean {
+	for (const m of text.matchAll(/(?:\b([a-z]+)\s+)?((?:[A-Z][\w'’-]*)(?:\s+(?:of\s+|and\s+|the\s+)?[A-Z][\w'’-]*)*)/g)) {
+		const run = m[2].split(/\s+/).map((w) => w.replace(/['’]s$/, ''));
+		if (run.length === 1 && (run[0] === 'I' || /^I['’]/.test(run[0]))) continue;
+		if (run.some((w) => PLACE_WORDS.test(w) || CALENDAR_WORDS.test(w))) continue;
+		if (m[1] && /^(?:at|in|to|from|near|into|of|the|around|outside|inside)$/.test(m[1])) continue;
+		return true;
+	}
+	return false;
+}
+
+function matchCase(word: string, like: string): string {
+	return /^[A-Z]/.test(like) ? capitalise(word) : word;
+}
+
+/** One clause (up to . ! ? or ;) about `names` in the first person. */
+function clauseAsSelf(clause: string, names: string, pronoun: 'she' | 'he' | undefined): string {
+	let out = clause.replace(new RegExp(`\\b(?:${names})['’]s\\b`, 'g'), 'my');
+	out = out.replace(new RegExp(`\\b(?:${names})\\b`, 'g'), (m: string, offset: number, whole: string) => {
+		const before = whole.slice(0, offset);
+		const after = whole.slice(offset + m.length);
+		const prev = /([A-Za-z'’]+)[^A-Za-z'’]*$/.exec(before)?.[1]?.toLowerCase() ?? '';
+		const following = after.trim().split(/\s+/).map((w) => w.replace(/[^A-Za-z'’]/g, '').toLowerCase());
+		let k = 0;
+		while (SPEECH_ADVERBS.has(following[k] ?? '')) k++;
+		const next = following[k] ?? '';
+		const punctuated = /^\s*[,.;:!?)]/.test(after);
+		if (/^\s*$|[:;—–]\s*$/.test(before)) return 'I';
+		if (OBJECT_BEFORE.has(prev) || punctuated) return 'me';
+		if (verbAfterSubject(next)) return 'I';
+		// "he and Ana trade tips": two subjects and their verb
+		if (prev === 'and' && /\b(?:he|she|they|[A-Z][a-z]+)\s+and\s+$/.test(before) && /^[a-z]+$/.test(next) && !OBJECT_BEFORE.has(next) && !TIME_WORDS.has(next) && !/^(?:the|a|an|this|that|my|his|her|their|our|your)$/.test(next)) return 'I';
+		return 'me';
+	});
+	// "I and Bo are friends" -> "Bo and I are friends"
+	out = out.replace(/^I and ((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)(?=\s+(?:are|were|have|had|will|would|[a-z]+ed|[a-z]+)\b)/, '$1 and I');
+
+	// Verb agreement, word by word: the verb after "I", verbs joined to it ("and takes", ", wakes"),
+	// and the agent's own pronoun in a clause joined to it ("and she wants").
+	const tokens = out.split(/(\s+)/);
+	const words: { i: number; w: string }[] = [];
+	tokens.forEach((t, i) => {
+		if (t && !/^\s+$/.test(t)) words.push({ i, w: t });
+	});
+	const bare = (t: string) => t.replace(/^[^A-Za-z'’]+|[^A-Za-z'’]+$/g, '');
+	const set = (n: number, word: string) => {
+		const raw = tokens[words[n].i];
+		const core = bare(raw);
+		tokens[words[n].i] = raw.replace(core, matchCase(word, core));
+		words[n].w = tokens[words[n].i];
+	};
+	let mine = false;
+	let expectVerb = false;
+	let between = '';
+	// "I am a student who cares about ... and works": the relative clause is about the agent, its verbs agree with "who"
+	let agree = true;
+	let predicate = false;
+	for (let n = 0; n < words.length; n++) {
+		const raw = words[n].w;
+		const w = bare(raw);
+		const lower = w.toLowerCase();
+		const prevRaw = n > 0 ? words[n - 1].w : '';
+		const prev = bare(prevRaw).toLowerCase();
+		const joined = JOINERS.has(prev) || /,$/.test(prevRaw);
+		if (w === 'I') {
+			mine = true;
+			agree = true;
+			expectVerb = !/[,.;:!?]$/.test(raw);
+			between = '';
+			continue;
+		}
+		if (expectVerb) {
+			if (SPEECH_ADVERBS.has(lower)) continue;
+			expectVerb = false;
+			const v = firstPersonVerb(lower);
+			if (v && (FIRST_PERSON_IRREGULAR[lower] || !/^[A-Z]/.test(w))) set(n, v);
+			predicate = (v ?? lower) === 'am' || lower === 'was';
+			continue;
+		}
+		if (!mine) continue;
+		between += ` ${raw}`;
+		const next = n + 1 < words.length ? bare(words[n + 1].w) : '';
+		if (lower === 'who' && predicate && !namesSomeoneElse(between)) {
+			agree = false;
+			continue;
+		}
+		// someone else becomes the subject: "Bo works", "who studies"
+		if ((/^[A-Z]/.test(w) || /^(?:he|she|they|it|we|you|who|which|that|there)$/.test(lower)) && verbAfterSubject(next) && !(pronoun && lower === pronoun && !namesSomeoneElse(between))) {
+			mine = false;
+			continue;
+		}
+		if (pronoun && lower === pronoun && !namesSomeoneElse(between)) {
+			set(n, 'I');
+			tokens[words[n].i] = tokens[words[n].i].replace(/^i$/, 'I');
+			expectVerb = true;
+			agree = true;
+			continue;
+		}
+		if (pronoun && !namesSomeoneElse(between)) {
+			const possessive = pronoun === 'she' ? 'her' : 'his';
+			const object = pronoun === 'she' ? 'her' : 'him';
+			if (lower === `${object}self`) set(n, 'myself');
+			else if (lower === possessive && /^[a-z]/.test(next) && !OBJECT_BEFORE.has(next) && !JOINERS.has(next) && !/[,.;:!?]$/.test(raw)) set(n, 'my');
+			else if (lower === object) set(n, 'me');
+		}
+		// "and takes pride", ", wakes up", "and misses her family"
+		const objectNext = /^(?:the|a|an|my|her|his|their|its|some|up|out|to|at|in|on|for|with|about|every|each|all|more|off)$/i.test(next);
+		if (agree && joined && /^[a-z]/.test(w) && (thirdPersonVerb(lower) || (objectNext && firstPersonVerb(lower) !== null && !AUXILIARIES.has(lower)))) set(n, firstPersonVerb(lower)!);
+	}
+	out = tokens.join('');
+	return out.replace(/^my\b/, 'My');
+}
+
+/** Third-person text about `name` in the first person (each sentence and clause on its own). */
+export function speakAsSelf(text: string, name: string, pronoun?: 'she' | 'he'): string {
+	const names = selfNames(name);
+	if (!names) return text;
+	return text
+		.split(/(?<=[.!?;])\s+/)
+		.map((c) => clauseAsSelf(c.replace(/^Lately:\s*/, 'Lately, '), names, pronoun))
+		.join(' ');
+}
+
+// ---------------------------------------------------------------------------
 // Interviews and the inner voice
 
 const QUESTION_NOISE = new Set(
 	contentWords('know knows think tell describe feel like happen happened hear heard anything something thing recent recently lately today day time person people would could please give kind sort really')
 );
 
+/** What the summary's header says (the engine's "Name: X (age: N)" and "Innate traits: ..." lines) and the rest. */
+interface SelfFacts {
+	age?: number;
+	traits: string[];
+	/** the summary's sentences after the header */
+	body: string[];
+}
+
+function selfFacts(summary: string, name: string): SelfFacts {
+	const facts: SelfFacts = { traits: [], body: [] };
+	const bodyLines: string[] = [];
+	for (const line of summary.split(/\n+/)) {
+		const header = /^\s*Name:\s*[^(]*?(?:\(age:\s*(\d{1,3})\))?\s*$/i.exec(line);
+		const traits = /^\s*Innate traits:\s*(.+)$/i.exec(line);
+		if (header) {
+			if (header[1]) facts.age = Number(header[1]);
+		} else if (traits) facts.traits = traits[1].split(/\s*,\s*|\s+and\s+/).map((t) => t.trim()).filter(Boolean);
+		else bodyLines.push(line);
+	}
+	facts.body = sentences(bodyLines.join(' '));
+	if (facts.age === undefined) {
+		const said = facts.body.find((s) => startsWithName(s, name) && /\b(\d{1,3}) years old\b/.test(s));
+		if (said) facts.age = Number(/\b(\d{1,3}) years old\b/.exec(said)![1]);
+	}
+	return facts;
+}
+
+function joinList(items: string[]): string {
+	return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** "in the morning" -> [start, end) in minutes; the night wraps past midnight. */
+const DAY_PARTS: { re: RegExp; asked: RegExp; label: string; from: number; to: number }[] = [
+	{ re: /\bmornings?\b|\bbreakfast\b/i, asked: /\bmornings?\b/i, label: 'In the morning', from: 5 * 60, to: 12 * 60 },
+	{ re: /\bafternoons?\b|\blunch(?:time)?\b/i, asked: /\bafternoons?\b/i, label: 'In the afternoon', from: 12 * 60, to: 17 * 60 },
+	{ re: /\bevenings?\b|\btonight\b|\bdinner\b|\bafter work\b/i, asked: /\bevenings?\b|\btonight\b|\bafter work\b/i, label: 'In the evening', from: 17 * 60, to: 24 * 60 + 1 },
+	{ re: /\bnights?\b|\bbedtime\b|\bgo(?:ing)? to (?:bed|sleep)\b/i, asked: /\b(?:at|every|each|most) nights?\b|\bbedtime\b/i, label: 'At night', from: 20 * 60, to: 29 * 60 }
+];
+
+/** Something the agent does at a time of day, in the first person. */
+interface Doing {
+	text: string;
+	start?: number;
+	end?: number;
+	/** a part of the day the text names without a clock time ("in the evening") */
+	part?: string;
+	/** where it comes from: the day's agenda, the hour-level plan, or the persona's routine */
+	source: 'agenda' | 'hourly' | 'routine';
+	order: number;
+}
+
+/** One thing per time of day: the agenda before the hour-level plan before the routine, no hour-level step inside an agenda item. */
+function distinctDoings(ds: Doing[]): Doing[] {
+	const rank = { agenda: 0, hourly: 1, routine: 2 };
+	const kept: Doing[] = [];
+	for (const d of [...ds].sort((a, b) => rank[a.source] - rank[b.source] || a.order - b.order)) {
+		if (d.start === undefined) {
+			if (!kept.some((k) => k.text === d.text)) kept.push(d);
+			continue;
+		}
+		if (kept.some((k) => k.start !== undefined && Math.abs(k.start - d.start!) <= 20)) continue;
+		if (d.source === 'hourly' && kept.some((k) => k.start !== undefined && k.end !== undefined && k.end - k.start > (d.end ?? d.start!) - d.start! && k.start <= d.start! && k.end >= (d.end ?? d.start!))) continue;
+		kept.push(d);
+	}
+	return kept.sort((a, b) => (a.start ?? 1e9) - (b.start ?? 1e9) || a.order - b.order);
+}
+
+/** "Monday February 13, 2023, 07:00" -> the date and the minute of the day. */
+function nowOf(time: string): { date: string; minute?: number } {
+	const m = /^(.*?),\s*(\d{1,2}):(\d\d)\s*$/.exec(time.trim());
+	return m ? { date: m[1].trim(), minute: Number(m[2]) * 60 + Number(m[3]) } : { date: time.trim() };
+}
+
+const DAY_PLAN_ITEMS = /^[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*?['’]s plan for ([^:]*):\s*(.*)$/;
+const PLAN_LINE = /^[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*?['’]s (?:new )?plan:\s*(.+?)\s+(?:from|at)\s+(\d{1,2}:\d\d\s*[ap]m)(?:\s+to\s+(\d{1,2}:\d\d\s*[ap]m))?(?:\s+on\s+(.+?))?\.?$/;
+
+/** A memory as the agent would say it: plans in the future or past tense, the rest in the first person. */
+function memoryAsSelf(memory: string, name: string, pronoun: 'she' | 'he' | undefined, now: { date: string; minute?: number }): string {
+	const line = PLAN_LINE.exec(memory.trim());
+	if (line) {
+		const [, activity, from, to, date] = line;
+		const start = timeMentions(from)[0]?.minutes ?? 0;
+		const when = to ? `from ${from} to ${to}` : `at ${from}`;
+		const today = !date || date.trim() === now.date;
+		const ahead = today && (now.minute === undefined || start >= now.minute);
+		const on = today ? '' : ` on ${date}`;
+		return ahead ? `I'll be ${activity} ${when}${on}.` : `I planned to be ${activity} ${when}${on}.`;
+	}
+	const day = DAY_PLAN_ITEMS.exec(memory.trim());
+	if (day) {
+		const items = day[2].split(/\s*;\s*/).map((x) => x.trim().replace(/[.]$/, '')).filter(Boolean);
+		const today = day[1].trim() === now.date;
+		return `${today ? 'Today I plan to' : `On ${day[1].trim()} I planned to`} ${joinList(unique(items))}.`;
+	}
+	return endSentence(speakAsSelf(memory, name, pronoun));
+}
+
+/** What the agent does through the day, from its summary's routine and its plans for today. */
+function doings(facts: SelfFacts, memories: string[], name: string, pronoun: 'she' | 'he' | undefined, now: { date: string; minute?: number }, future: boolean): Doing[] {
+	const out: Doing[] = [];
+	const planned: { activity: string; start: number; end: number }[] = [];
+	for (const m of memories) {
+		const line = PLAN_LINE.exec(m.trim());
+		if (line && (!line[4] || line[4].trim() === now.date)) {
+			const start = timeMentions(line[2])[0]?.minutes;
+			const end = line[3] ? timeMentions(line[3])[0]?.minutes : undefined;
+			if (start !== undefined) planned.push({ activity: line[1], start, end: end ?? start + 15 });
+			continue;
+		}
+		const day = DAY_PLAN_ITEMS.exec(m.trim());
+		if (day && day[1].trim() === now.date) {
+			for (const item of day[2].split(/\s*;\s*/)) {
+				const t = timeMentions(item);
+				if (!t.length) continue;
+				const range = timeRange(item);
+				const what = speakAsSelf(`I ${item.trim().replace(/[.]$/, '')}`, name, pronoun).replace(/^I /, '');
+				const text = /^[a-z]+ing\b/.test(what) ? `${future ? "I'll be" : "I'm"} ${what}` : `${future ? "I'll" : 'I'} ${what}`;
+				out.push({ text, start: t[0].minutes, end: range?.end, source: 'agenda', order: out.length });
+			}
+		}
+	}
+	// consecutive hours of the same activity are one stretch
+	planned.sort((a, b) => a.start - b.start);
+	const merged: typeof planned = [];
+	for (const p of planned) {
+		const last = merged[merged.length - 1];
+		if (last && last.activity === p.activity && p.start <= last.end) last.end = Math.max(last.end, p.end);
+		else if (!merged.some((x) => x.activity === p.activity && x.start === p.start)) merged.push({ ...p });
+	}
+	for (const p of merged) out.push({ text: `${future ? "I'll be" : "I'm"} ${p.activity} from ${clock12(p.start)} to ${clock12(p.end)}`, start: p.start, end: p.end, source: 'hourly', order: out.length });
+	// the routine: undated sentences about the agent, clause by clause ("goes to bed around 11pm, wakes up around 6am")
+	const own = [...facts.body, ...memories].map((s) => s.replace(/^Lately:\s*/, '')).filter((s) => startsWithName(s, name) && !dateMentions(s).length && !PLAN_LINE.test(s) && !DAY_PLAN_ITEMS.test(s));
+	for (const s of unique(own)) {
+		for (const sentence of sentences(s)) {
+			const first = speakAsSelf(sentence, name, pronoun).replace(/[.!?]+$/, '');
+			const clauses = splitClauses(first).map((c, i) => (i === 0 ? c.text : `I ${c.text}`));
+			for (const c of clauses) {
+				const t = timeMentions(c);
+				const part = DAY_PARTS.find((p) => p.re.test(c));
+				// what the agent was doing when it was seen ("I am eating breakfast") is not a habit
+				if (!t.length && (!part || /^I am \w+ing\b/.test(c))) continue;
+				out.push({ text: c, start: t[0]?.minutes, end: timeRange(c)?.end, part: t.length ? undefined : part?.label, source: 'routine', order: out.length });
+			}
+		}
+	}
+	return out.filter((d, i) => out.findIndex((x) => x.text.toLowerCase() === d.text.toLowerCase()) === i);
+}
+
+function inWindow(d: Doing, from: number, to: number): boolean {
+	if (d.start === undefined) return false;
+	const starts = [d.start, d.start + 24 * 60];
+	const end = d.end !== undefined && d.end > d.start ? d.end : d.start;
+	return starts.some((s) => (s >= from && s < to) || (s < from && s + (end - d.start!) > from));
+}
+
+const OCCUPATION_QUESTION = /\b(occupation|profession|career|jobs?|for a living|line of work|what (?:kind of )?work|where do you work|do you work|(?:your|for|at) work|work as)\b|^\s*what do you do\s*\??\s*$/i;
+const NAME_QUESTION = /\b(your name|who am i (?:talking|speaking) (?:to|with)|what are you called|what should i call you)\b/i;
+const AGE_QUESTION = /\b(how old|your age|what age)\b/i;
+/** A sentence that says what the agent does for a living. */
+const WORK_WORDS = /\b(?:is an? (?!regular\b|client\b|friend\b|neighbou?r\b)|works?\b|runs?\b|owns?\b|manages?\b|teach(?:es)?\b|tends?\b|stud(?:y|ies)\b|students?\b|professor\b|retired\b|shopkeeper\b|employ\w*|job\b|volunteers?\b)/i;
+const INTEREST_QUESTION = /\b(interests?|interested in|hobby|hobbies|passions?|free time|spare time|like to do|enjoy doing)\b/i;
+const INTEREST_WORDS = /\b(?:loves?|likes? to|enjoys?|interested in|fascinated by|passionate|passion for|cares? (?:deeply |a great deal )?about|spare time|free time)\b/i;
+const PROJECT_WORDS = /\b(?:is (?:working on|writing|preparing|building|painting|putting together|composing|rehearsing)|is busy with)\b/i;
+
+/** Whether a first-person sentence names a place ("Lantern Cafe", "home"). */
+function namesPlace(text: string): boolean {
+	return /\b(?:home|office|college|university|school|cafe|store|shop|pub|market|pharmacy|studio|library)\b/i.test(text) || /(?<!^)\b(?!I\b)[A-Z][a-z]+/.test(text.replace(/^\W*\w+/, ''));
+}
+
+function occupationAnswer(facts: SelfFacts, memories: string[], name: string, pronoun: 'she' | 'he' | undefined): string {
+	const own = (list: string[]) => list.map((s) => s.replace(/^Lately:\s*/, '')).filter((s) => startsWithName(s, name) && !PLAN_LINE.test(s) && !DAY_PLAN_ITEMS.test(s) && !/\byears old\b/.test(s));
+	const fromSummary = own(facts.body).filter((s) => WORK_WORDS.test(s) && !PROJECT_WORDS.test(s));
+	const fromMemory = own(memories.flatMap((m) => sentences(m))).filter((s) => WORK_WORDS.test(s) && !PROJECT_WORDS.test(s));
+	const said: string[] = [];
+	const first = fromSummary[0] ?? fromMemory[0];
+	if (!first) {
+		const project = own(facts.body).find((s) => PROJECT_WORDS.test(s));
+		return project ? `I don't have a job as such. ${endSentence(speakAsSelf(project, name, pronoun))}` : "I'd rather not say much about work; there isn't much to tell.";
+	}
+	said.push(endSentence(speakAsSelf(first, name, pronoun)));
+	if (!namesPlace(said[0])) {
+		const where = [...fromSummary, ...fromMemory].map((s) => endSentence(speakAsSelf(s, name, pronoun))).find((s) => s !== said[0] && namesPlace(s));
+		if (where) said.push(where);
+	}
+	if (said.length < 2) {
+		const project = own(facts.body).find((s) => PROJECT_WORDS.test(s));
+		if (project) said.push(`Right now, ${endSentence(speakAsSelf(project, name, pronoun)).replace(/^I\b/, 'I')}`);
+	}
+	return truncate(said.join(' '), 1500);
+}
+
 function interview(vars: TemplateVars): string {
 	const name = str(vars, 'name');
 	const summary = str(vars, 'summary');
 	const question = str(vars, 'question');
 	const memories = list(vars, 'memories');
+	const now = nowOf(str(vars, 'time'));
 	const key = name + question;
-	const firstPerson = (s: string) => endSentence(toFirstPerson(s, name));
+	const facts = selfFacts(summary, name);
+	const pronoun = pronounOf([...facts.body, ...memories], name);
+	const firstPerson = (s: string) => endSentence(speakAsSelf(s, name, pronoun));
 
+	if (NAME_QUESTION.test(question)) return `My name is ${name}.`;
+	if (AGE_QUESTION.test(question)) return facts.age ? `I'm ${facts.age} years old.` : "I'd rather not say how old I am.";
 	if (/\b(introduc\w*|yourself|about you|who are you)\b/i.test(question)) {
-		const intro = sentences(summary).slice(0, 3).map(firstPerson).join(' ');
+		const age = facts.age ? [`I'm ${facts.age} years old${facts.traits.length ? `, and I'm ${joinList(facts.traits)}` : ''}.`] : [];
+		const rest = facts.body.filter((s) => !(facts.age && /\byears old\b/.test(s))).slice(0, 3 - age.length).map(firstPerson);
+		const intro = [...age, ...rest].join(' ');
 		return truncate(intro ? `Hi, I'm ${name}. ${intro}` : `I'm ${name}.`, 1500);
 	}
 	if (HAZARD.test(question)) return "I'd stop what I'm doing and take care of it right away.";
-	if (/\b(schedule|routine|weekday|typical day|tomorrow|will you be doing)\b/i.test(question)) {
-		const planned = memories.filter((m) => timeMentions(m).length > 0).slice(0, 2);
-		const routine = sentences(summary).filter((s) => timeMentions(s).length > 0).slice(0, 2);
-		const said = [...planned, ...routine].map(firstPerson);
+	if (OCCUPATION_QUESTION.test(question) && !DAY_PARTS.some((p) => p.asked.test(question))) return occupationAnswer(facts, memories, name, pronoun);
+	if (INTEREST_QUESTION.test(question)) {
+		const liked = unique([...facts.body, ...memories.flatMap((m) => sentences(m))].map((s) => s.replace(/^Lately:\s*/, '')).filter((s) => startsWithName(s, name) && INTEREST_WORDS.test(s)))
+			.slice(0, 2)
+			.map(firstPerson);
+		if (liked.length) return truncate(liked.join(' '), 1500);
+	}
+	const future = /\b(today|tonight|tomorrow|will|going to|plans?)\b/i.test(question);
+	const asked = timeMentions(question);
+	// "what do you do in the evening?", not "you need to cook dinner: what would you do?"
+	const part = /\bwould\b/i.test(question) ? undefined : DAY_PARTS.find((p) => p.asked.test(question));
+	if (asked.length || part || /\b(schedule|routine|weekday|typical day|tomorrow|will you be doing)\b/i.test(question)) {
+		const every = doings(facts, memories, name, pronoun, now, future);
+		const all = distinctDoings(every);
+		const timed = all.filter((d) => d.start !== undefined);
+		if (asked.length) {
+			const t = asked[0].minutes;
+			const finished = /\bfinished\b/i.test(question);
+			const span = (d: Doing) => (d.end ?? d.start! + 60) - d.start!;
+			const covering = every.filter((d) => d.start !== undefined && d.start <= t && (d.end ?? d.start + 60) > t).sort((a, b) => span(a) - span(b) || a.order - b.order);
+			const at = finished ? timed.filter((d) => (d.end ?? d.start!) <= t).at(-1) : (covering[0] ?? timed.find((d) => Math.abs(d.start! - t) <= 30));
+			if (at) return truncate(`${finished ? 'Before' : 'At'} ${clock12(t).replace(':00', '')}${/\btomorrow\b/i.test(question) ? ' tomorrow' : ''}, ${endSentence(at.text.replace(/^I'm\b/, future ? "I'll be" : "I'm"))}`, 1500);
+			if (!part) return "I don't know yet; I haven't planned that far.";
+		}
+		if (part) {
+			const chosen = [...timed.filter((d) => inWindow(d, part.from, part.to)), ...all.filter((d) => d.part === part.label)].slice(0, 4);
+			if (!chosen.length) return `I don't have anything set for ${part.label.toLowerCase().replace(/^(?:in|at) the /, 'the ').replace(/^at night$/, 'the night')}.`;
+			const said = chosen.map((d) => endSentence(d.text));
+			return truncate(said.some((t) => part.re.test(t)) ? said.join(' ') : `${part.label}, ${said.join(' ')}`, 1500);
+		}
+		const said = [...timed.slice(0, 6), ...all.filter((d) => d.part).slice(0, 2)].map((d) => endSentence(d.text));
 		return said.length ? truncate(`Let me think. ${said.join(' ')}`, 1500) : "I don't know yet; I haven't planned that far.";
+	}
+	if (/\b(plans?|planning|up to|working on|busy with)\b/i.test(question)) {
+		const ahead = distinctDoings(doings(facts, memories, name, pronoun, now, true))
+			.filter((d) => d.start !== undefined && (now.minute === undefined || (d.end ?? d.start) > now.minute))
+			.slice(0, 4)
+			.map((d) => endSentence(d.text));
+		const projects = unique(facts.body.map((s) => s.replace(/^Lately:\s*/, '')).filter((s) => startsWithName(s, name) && (PROJECT_WORDS.test(s) || /\bplanning\b/.test(s))))
+			.slice(0, 2)
+			.map(firstPerson);
+		if (ahead.length || projects.length) return truncate([...projects, ...ahead].join(' '), 1500);
 	}
 	if (/\b(one person|spend time with|who would it be)\b/i.test(question)) {
 		const counts = new Map<string, number>();
-		for (const m of memories) for (const s of new Set(subjectsOf(m, name))) if (s.includes(' ')) counts.set(s, (counts.get(s) ?? 0) + 1);
+		// people, not places ("Lantern Cafe")
+		for (const m of memories) for (const s of new Set(subjectsOf(m, name))) if (s.includes(' ') && !s.split(/\s+/).some((w) => PLACE_WORDS.test(w))) counts.set(s, (counts.get(s) ?? 0) + 1);
 		const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
 		if (!top) return "I don't know. I haven't really gotten to know anyone lately.";
 		const why = memories.find((m) => m.includes(top[0]));
-		return truncate(`I'd spend time with ${top[0]}.${why ? ` ${firstPerson(why)}` : ''}`, 1500);
+		return truncate(`I'd spend time with ${top[0]}.${why ? ` ${memoryAsSelf(why, name, pronoun, now)}` : ''}`, 1500);
 	}
 
 	const own = new Set(nameForms(name).flatMap((f) => contentWords(f)));
-	const asked = new Set(contentWords(question).filter((w) => !own.has(w) && !QUESTION_NOISE.has(w)));
-	if (!asked.size) return "I don't know.";
-	const need = Math.min(2, asked.size);
+	const wanted = new Set(contentWords(question).filter((w) => !own.has(w) && !QUESTION_NOISE.has(w)));
+	if (!wanted.size) return "I don't know.";
+	const need = Math.min(2, wanted.size);
 	const matches = memories
-		.map((m, i) => ({ m, i, hits: new Set(contentWords(m).filter((w) => asked.has(w))).size }))
+		.map((m, i) => ({ m, i, hits: new Set(contentWords(m).filter((w) => wanted.has(w))).size }))
 		.filter((x) => x.hits >= need)
 		.sort((a, b) => b.hits - a.hits || a.i - b.i)
 		.slice(0, 3);
@@ -1699,7 +2139,7 @@ function interview(vars: TemplateVars): string {
 	const said = matches
 		.map((x) => informative(x.m, 1)[0] ?? x.m)
 		.filter((s, i, all) => all.indexOf(s) === i)
-		.map(firstPerson);
+		.map((s) => memoryAsSelf(s, name, pronoun, now));
 	const yes = /^(do|did|have|has|are|is|were|was)\b/i.test(question.trim()) ? 'Yes. ' : '';
 	return truncate(`${yes}${pick(['From what I remember, ', 'As far as I know, ', 'Well, '], key)}${said.join(' ')}`, 1500);
 }

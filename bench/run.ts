@@ -53,6 +53,7 @@ BENCHES.storage = async () => (await import('./storage')).benchStorage();
 BENCHES.experiments = async () => (await import('./experiments')).benchExperiments();
 BENCHES.cache = async () => (await import('./cache')).benchCache();
 BENCHES.deadline = async () => (await import('./deadline')).benchDeadline();
+BENCHES.evaluation = async () => (await import('./evaluation')).benchEvaluation();
 
 async function main() {
 	const { values } = parseArgs({ options: { only: { type: 'string' }, readme: { type: 'boolean', default: false } } });

@@ -76,6 +76,11 @@ test('a weights-only fork whose prompts differ: the header says same behaviour, 
 	// the lanes agree: an agent whose calls differ does not read "the same in both runs"
 	const asked = diff.agents.find((a) => diff.differences[0].agents.includes(a.id));
 	await expect(page.locator(`li[data-agent="${asked?.id}"] [data-testid="lane-counts"]`)).toContainText('moves the same · model calls');
+	// the lanes' colours have a legend: the places they show
+	const legend = page.getByRole('list', { name: 'Lane colours by place' });
+	await expect(legend).toBeVisible();
+	await expect(legend.getByRole('listitem').first()).not.toBeEmpty();
+	expect(await legend.getByRole('listitem').count()).toBeGreaterThan(1);
 });
 
 test('a weights-only fork whose reflections differ: Next difference steps to them though nobody moves differently', async ({ page }) => {

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Segment } from '$lib/api/diff';
-import { addressColor, describeSegment, frameAtX, laneRects, rangeRects, segmentAt, sortAgents, xOfFrame } from './lanes';
+import { addressColor, describeSegment, frameAtX, laneRects, placeLegend, rangeRects, segmentAt, sortAgents, xOfFrame } from './lanes';
 
 const seg = (from: number, to: number, address: string, activity = 'working'): Segment => ({ from, to, activity, address, emoji: '' });
 
@@ -59,6 +59,18 @@ describe('lane layout', () => {
 			expect(h).toBeGreaterThanOrEqual(25);
 			expect(h).toBeLessThanOrEqual(335);
 		}
+	});
+
+	it('has a legend of the places the lanes show, in their colours, most frames first', () => {
+		const seg = (from: number, to: number, address: string) => ({ from, to, address, activity: 'x', emoji: '' });
+		const legend = placeLegend([
+			{ a: [seg(0, 9, 'Hobbs Cafe:cafe:counter'), seg(10, 12, '')], b: null },
+			{ a: [seg(0, 4, 'Oak Hill College:library')], b: [seg(0, 30, 'Oak Hill College:classroom')] }
+		]);
+		expect(legend.map((l) => l.sector)).toEqual(['Oak Hill College', 'Hobbs Cafe', 'no place']);
+		const hueOf = (c: string) => c.match(/^hsl\((\d+)/)?.[1];
+		expect(hueOf(legend[1].color)).toBe(hueOf(addressColor('Hobbs Cafe:cafe:counter')));
+		expect(legend[2].color).toBe(addressColor(''));
 	});
 
 	it('finds the segment under a frame', () => {

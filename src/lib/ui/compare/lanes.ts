@@ -2,7 +2,7 @@
 // the same activity, emoji and address) laid along the compared frames, coloured by address.
 // Pure arithmetic, so a lane of hundreds of segments is drawn as a few canvas rectangles.
 
-import type { AgentDiff, Segment } from '$lib/api/diff';
+import type { AgentDiff, AgentTimeline, Segment } from '$lib/api/diff';
 
 export interface LaneRect {
 	/** left edge and width in pixels */
@@ -36,19 +36,42 @@ function hash(text: string): number {
 	return h >>> 0;
 }
 
+const NOWHERE = 'hsl(215 16% 62%)';
+
+/** The hue of a sector's places: reds (hues 335..25) are left out, red marks where the runs differ. */
+function sectorHue(sector: string): number {
+	return 25 + (hash(sector) % 310);
+}
+
 /**
  * A stable colour per address: the sector gives the hue (never red), so places of one sector
  * look alike, and the rest of the address shifts lightness and saturation. No address: grey.
  */
 export function addressColor(address: string): string {
-	if (!address) return 'hsl(215 16% 62%)';
+	if (!address) return NOWHERE;
 	const [sector, ...rest] = address.split(':');
-	// reds (hues 335..25) are left out: red marks where the runs differ
-	const hue = 25 + (hash(sector) % 310);
+	const hue = sectorHue(sector);
 	const sub = rest.length ? hash(rest.join(':')) : 0;
 	const light = 38 + (sub % 5) * 6;
 	const sat = 55 + ((sub >>> 3) % 3) * 12;
 	return `hsl(${hue} ${sat}% ${light}%)`;
+}
+
+/**
+ * The legend of the lanes' colours: each sector the lanes show, with the colour of its places
+ * (a sector's places vary in shade around it), most frames first; "no place" last when shown.
+ */
+export function placeLegend(timelines: readonly Pick<AgentTimeline, 'a' | 'b'>[]): { sector: string; color: string }[] {
+	const frames = new Map<string, number>();
+	for (const t of timelines) {
+		for (const seg of [...t.a, ...(t.b ?? [])]) {
+			const sector = seg.address.split(':')[0];
+			frames.set(sector, (frames.get(sector) ?? 0) + seg.to - seg.from + 1);
+		}
+	}
+	return [...frames]
+		.sort(([p, m], [q, n]) => (p === '') !== (q === '') ? (p === '' ? 1 : -1) : n - m || (p < q ? -1 : 1))
+		.map(([sector]) => ({ sector: sector || 'no place', color: sector ? `hsl(${sectorHue(sector)} 67% 50%)` : NOWHERE }));
 }
 
 /**

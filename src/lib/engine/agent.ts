@@ -4,7 +4,7 @@
 import { DAY, MINUTE, dayIndex, dayStart, formatClock12, formatDate, formatDateTime, minuteOfDay, parseClock } from './clock';
 import type { AgentContext } from './context';
 import type { MemoryRecord } from './memory';
-import type { ActionState, AgentState, DayPlan, PlanBlock, ReactingState, Subtask } from './state';
+import type { ActionState, AgentState, DayPlan, PlanBlock, ReactingState, Subtask, TalkState } from './state';
 import { DEFAULT_SETTINGS, type PersonaDef, type RetrievalK } from './types';
 import { splitAddress } from './world-index';
 
@@ -674,10 +674,12 @@ export async function decideReaction(ctx: AgentContext, r: ReactingState): Promi
 export async function talk(
 	ctxA: AgentContext,
 	ctxB: AgentContext,
-	address: string
+	{ address, doing }: Pick<TalkState, 'address' | 'doing'>
 ): Promise<{ lines: { speaker: string; text: string }[]; history: string[] }> {
 	const A = ctxA.agent;
 	const B = ctxB.agent;
+	// what each was doing when the other saw it (an older snapshot's conversation: its action)
+	const seen = (x: AgentState) => doing?.[x.id] ?? x.action.activity;
 	// What each speaker has on its mind (its salient news and plans), retrieved once per
 	// conversation when `retrieval.k.onMind` is above 0 (not in the paper's flow).
 	const onMind = async (ctx: AgentContext, me: AgentState) => {
@@ -685,8 +687,8 @@ export async function talk(
 		return k > 0 ? ctx.retrieve(`${me.name}'s news, plans and intentions`, 'conversation: what is on my mind', k) : [];
 	};
 	const [[relA, onMindA], [relB, onMindB]] = await Promise.all([
-		(async () => [await relationship(ctxA, B.name, `${B.name} is ${B.action.activity}`, 'conversation'), await onMind(ctxA, A)] as const)(),
-		(async () => [await relationship(ctxB, A.name, `${A.name} is ${A.action.activity}`, 'conversation'), await onMind(ctxB, B)] as const)()
+		(async () => [await relationship(ctxA, B.name, `${B.name} is ${seen(B)}`, 'conversation'), await onMind(ctxA, A)] as const)(),
+		(async () => [await relationship(ctxB, A.name, `${A.name} is ${seen(A)}`, 'conversation'), await onMind(ctxB, B)] as const)()
 	]);
 	const maxLines = ctxA.state.settings.conversation.maxTurns * 2;
 	const lines: { speaker: string; text: string }[] = [];
@@ -794,7 +796,8 @@ export async function reflect(ctx: AgentContext): Promise<MemoryRecord[]> {
 				.map((n) => evidence[n - 1].id);
 			return [{ kind: 'reflection' as const, description: text, evidence: [...new Set(cited)] }];
 		});
-		created.push(...(await ctx.memorize(items)));
+		// storing them stores what was waiting too: the reflection lists only its own
+		created.push(...(await ctx.memorize(items)).filter((m) => m.kind === 'reflection'));
 	}
 	if (created.length > 0) ctx.out.events.push({ kind: 'reflection', agent: a.id, memories: created.map((m) => m.id) });
 	return created;

@@ -393,7 +393,7 @@ export class AgentContext {
 			}
 			return rec;
 		});
-		this.out.memories.push(...records);
+		for (const r of records) this.out.memories.push(r);
 		return records;
 	}
 

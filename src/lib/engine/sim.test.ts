@@ -56,6 +56,26 @@ describe('Simulation', () => {
 		expect(knows.length).toBeGreaterThan(1);
 	});
 
+	it("a conversation asks about what the other was doing when seen, not about their chat", async () => {
+		const world = createTestWorld();
+		const model = scriptedModel();
+		const { sim } = await Simulation.create(world, { seed: 1 }, model);
+		const queries: string[] = [];
+		const begun = new Map<string, Record<string, string>>();
+		for (let i = 0; i < 300; i++) {
+			const out = await sim.step([], model);
+			for (const t of sim.state.talks ?? []) if (!begun.has(t.id)) begun.set(t.id, { ...t.doing });
+			queries.push(...out.traces.filter((r) => r.purpose === 'conversation').map((r) => r.query));
+		}
+		expect(begun.size).toBeGreaterThan(0);
+		const about = queries.filter((q) => !/relationship with/.test(q));
+		expect(about.length).toBeGreaterThan(0);
+		for (const q of about) expect(q).not.toMatch(/is chatting with/);
+		// each names the activity the other had when the conversation began
+		const activities = new Set([...begun.values()].flatMap((d) => Object.values(d)));
+		for (const q of about) expect([...activities].some((act) => q.endsWith(` is ${act}`))).toBe(true);
+	});
+
 	it('applies inputs: a set object state is perceived, a whisper becomes a thought', async () => {
 		const world = createTestWorld();
 		const model = scriptedModel();

@@ -515,7 +515,8 @@ export class Simulation {
 				step: s.step,
 				time: this.time,
 				commitStep,
-				recall: { [x]: this.stream(x).size, [y]: this.stream(y).size }
+				recall: { [x]: this.stream(x).size, [y]: this.stream(y).size },
+				doing: { [x]: A.action.activity, [y]: B.action.activity }
 			};
 			const end = timeAtStep(this.world.start, this.world.secondsPerStep, commitStep);
 			A.action = chatAction(A, B, t.id, this.time, end);
@@ -544,7 +545,7 @@ export class Simulation {
 	/** Makes a conversation's lines (answers asked ahead are ready by now) and lets it take effect. */
 	private async commitTalk(t: TalkState, ctxs: Map<string, AgentContext>, out: StepOutput): Promise<void> {
 		const [ctxA, ctxB, scopeA, scopeB] = this.talkContexts(t, (id) => ctxs.get(id) as AgentContext);
-		const { lines, history } = await talk(ctxA, ctxB, t.address);
+		const { lines, history } = await talk(ctxA, ctxB, t);
 		for (const [ctx, scope] of [[ctxA, scopeA], [ctxB, scopeB]] as const) ctx.stream.touch([...new Set(scope.touched)], this.time);
 		// the memories are stored as of now: the conversation is over
 		await rememberTalk(ctxs.get(t.agents[0]) as AgentContext, ctxs.get(t.agents[1]) as AgentContext, history);
@@ -586,7 +587,7 @@ export class Simulation {
 			opts.started.add(job);
 			// a conversation is the longest chain of calls: ranked as needed now, it goes first
 			const [ctxA, ctxB] = this.talkContexts(t, (id) => ctxOf(id, t.time, s.step));
-			jobs.push(talk(ctxA, ctxB, t.address).then(({ history }) => rememberTalk(ctxOf(t.agents[0], t.time, s.step), ctxOf(t.agents[1], t.time, s.step), history)));
+			jobs.push(talk(ctxA, ctxB, t).then(({ history }) => rememberTalk(ctxOf(t.agents[0], t.time, s.step), ctxOf(t.agents[1], t.time, s.step), history)));
 		}
 		const horizon = this.time + opts.horizonSteps * this.stepMs;
 		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
@@ -787,7 +788,8 @@ export class Simulation {
 			step,
 			time,
 			commitStep,
-			recall: { [x]: this.sizeAt(this.agent(x), k), [y]: this.sizeAt(this.agent(y), k) }
+			recall: { [x]: this.sizeAt(this.agent(x), k), [y]: this.sizeAt(this.agent(y), k) },
+			doing: { [x]: here.action.activity, [y]: (courses.get(y)?.at(k)?.action ?? this.agent(y).action).activity }
 		};
 		const A = structuredClone(this.agent(x));
 		const B = structuredClone(this.agent(y));
@@ -800,7 +802,7 @@ export class Simulation {
 			return ctx;
 		};
 		const [ctxA, ctxB] = this.talkContexts(t, ctxOf);
-		const { history } = await talk(ctxA, ctxB, t.address);
+		const { history } = await talk(ctxA, ctxB, t);
 		await rememberTalk(ctxOf(x), ctxOf(y), history);
 	}
 

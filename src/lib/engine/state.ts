@@ -161,6 +161,8 @@ export interface TalkState {
 	commitStep: number;
 	/** per agent: how many memories its stream held when the conversation began */
 	recall: Record<string, number>;
+	/** per agent: what it was doing when the other saw it, before they began to talk (absent in older snapshots) */
+	doing?: Record<string, string>;
 }
 
 /**

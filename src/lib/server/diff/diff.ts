@@ -59,6 +59,7 @@ import { dataHome } from '../paths';
 import { readScenario } from '../world/manifest';
 import { JournalText } from './journal-text';
 import { readMemories, type StoredMemory } from './memories';
+import { mergeRanges } from '../../shared/ranges';
 
 export interface DiffOptions {
 	home?: string;
@@ -866,7 +867,7 @@ class DifferenceLog {
 	/** Every kind found, in DIFFERENCE_KINDS order. */
 	all(): Differences[] {
 		return DIFFERENCE_KINDS.filter((kind) => this.count.has(kind)).map((kind) => {
-			const frames = mergeFrameRanges(this.ranges.get(kind) ?? []);
+			const frames = mergeRanges(this.ranges.get(kind) ?? []);
 			return {
 				kind,
 				// moves: the frames in which any agent differs (each agent's frames were added)
@@ -888,17 +889,6 @@ class DifferenceLog {
 	}
 }
 
-/** Inclusive ranges sorted and merged where they touch or overlap. */
-function mergeFrameRanges(ranges: [number, number][]): [number, number][] {
-	const sorted = ranges.map(([a, b]): [number, number] => [a, b]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-	const out: [number, number][] = [];
-	for (const [a, b] of sorted) {
-		const last = out[out.length - 1];
-		if (last && a <= last[1] + 1) last[1] = Math.max(last[1], b);
-		else out.push([a, b]);
-	}
-	return out;
-}
 
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 

@@ -12,7 +12,8 @@ import type { MapAgent, MapHost } from '../map-host';
 import { MapViewport } from '$lib/shared/viewport.svelte';
 import type { WorldView } from '$lib/shared/world-view';
 import { sortAgents } from './lanes';
-import { adjacentStop, clampFrame, differenceStops, divergenceFrame, kindsAt, mergeRanges } from './steps';
+import { adjacentStop, clampFrame, differenceStops, divergenceFrame, kindsAt } from './steps';
+import { mergeRanges } from '$lib/shared/ranges';
 
 /** frames per request: a 25-agent frame is about 5 KB */
 export const FRAME_CHUNK = 50;

@@ -11,10 +11,10 @@ import {
 	frameCaption,
 	frameOfStep,
 	initialFrame,
-	mergeRanges,
 	shareOf,
 	stepOfFrame
 } from './steps';
+import { mergeRanges } from '$lib/shared/ranges';
 
 const divergence = (step: number, frame = step + 1): Divergence => ({
 	step,

@@ -285,10 +285,9 @@ function guardedFetch(deadlineMs: number, fallback: () => Exchange): (input: str
 	};
 }
 
-/** The text and usage of a well-formed chat completion; anything else is an ExchangeFault. */
-function readCompletion(data: unknown, ex: Exchange): OpenAI.Chat.ChatCompletion {
+/** The JSON value of a body (a server that sends JSON as text/plain still sent JSON); no body or no JSON is an ExchangeFault. */
+function jsonBody(data: unknown, ex: Exchange): unknown {
 	let value = data;
-	// A server that sends a completion as text/plain still sent a completion.
 	if (typeof value === 'string') {
 		try {
 			value = JSON.parse(value);
@@ -297,6 +296,12 @@ function readCompletion(data: unknown, ex: Exchange): OpenAI.Chat.ChatCompletion
 		}
 	}
 	if (value === undefined || value === null || ex.bytes === 0) throw new ExchangeFault('not_a_completion', describeAnswer(ex, 'text'));
+	return value;
+}
+
+/** The text and usage of a well-formed chat completion; anything else is an ExchangeFault. */
+function readCompletion(data: unknown, ex: Exchange): OpenAI.Chat.ChatCompletion {
+	const value = jsonBody(data, ex);
 	const problem = completionProblem(value);
 	if (problem) throw new ExchangeFault('not_a_completion', describeAnswer(ex, 'shape', problem));
 	return value as OpenAI.Chat.ChatCompletion;
@@ -320,15 +325,7 @@ function completionProblem(value: unknown): string | undefined {
 }
 
 function readEmbeddings(data: unknown, ex: Exchange): OpenAI.CreateEmbeddingResponse {
-	let value = data;
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value);
-		} catch {
-			throw new ExchangeFault('not_a_completion', describeAnswer(ex, 'text'));
-		}
-	}
-	if (value === undefined || value === null || ex.bytes === 0) throw new ExchangeFault('not_a_completion', describeAnswer(ex, 'text'));
+	const value = jsonBody(data, ex);
 	if (typeof value !== 'object' || !Array.isArray((value as { data?: unknown }).data)) {
 		throw new ExchangeFault('not_a_completion', describeAnswer(ex, 'shape', 'no "data" list'));
 	}

@@ -2,7 +2,8 @@
 // `npm start`: build the app when the build is missing or older than its sources, then serve it
 // on 127.0.0.1 (HOST to change) at PORT, or at the first free port from 5173. Any HOST that
 // other machines reach needs SIMULACRA_ALLOWED_HOSTS and SIMULACRA_ACCESS_TOKEN, or the
-// server refuses to start.
+// server refuses to start. An answer sent before its request's body was read (a 413, a refusal)
+// closes the connection, reading and dropping the rest of the body meanwhile (closeEarlyAnswers).
 
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -104,6 +105,70 @@ export function bindingProblems(host, env = process.env) {
 	return problems;
 }
 
+/** What is still read (and dropped) of a body its answer did not wait for, before the connection closes. */
+export const LINGER_BYTES = 1024 * 1024 * 1024;
+export const LINGER_MS = 10_000;
+
+/** A request that sends a body (declared, or chunked). */
+function hasBody(req) {
+	const length = req.headers['content-length'];
+	return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+}
+
+/**
+ * An answer sent before its request's body was read (the guard's 413 for a body over its
+ * limit, or any refusal of a request with a body) goes with `Connection: close`, so no client
+ * sends its next request on a connection whose body the server never read, and the connection
+ * then closes: the answer and a FIN at once, the rest of the body read and dropped meanwhile
+ * (up to `lingerBytes`, for at most `lingerMs`), so a client that sends its whole body before it
+ * reads the answer (Python's http.client, a plain socket) is not reset before it sees the
+ * answer. Without this, SvelteKit's request stream pauses the socket once its queue is full:
+ * such a client waited, blocked in its write, until the connection timed out.
+ */
+export function closeEarlyAnswers(server, { lingerBytes = LINGER_BYTES, lingerMs = LINGER_MS } = {}) {
+	server.prependListener('request', (req, res) => {
+		if (!hasBody(req)) return;
+		const writeHead = res.writeHead;
+		res.writeHead = function (...args) {
+			if (!req.complete && !res.headersSent) {
+				res.setHeader('connection', 'close');
+				lingerThenClose(req, lingerBytes, lingerMs);
+			}
+			return writeHead.apply(this, args);
+		};
+	});
+}
+
+/**
+ * Replaces how Node closes this request's connection once its answer is out (`destroySoon`,
+ * which would destroy the socket with the body still arriving: a reset, which can make a client
+ * lose the answer) by a lingering close.
+ */
+function lingerThenClose(req, lingerBytes, lingerMs) {
+	const socket = req.socket;
+	socket.destroySoon = () => {
+		socket.end();
+		if (req.readableEnded) return void socket.destroy();
+		let read = 0;
+		const close = () => {
+			clearTimeout(timer);
+			socket.destroy();
+		};
+		const timer = setTimeout(close, lingerMs);
+		timer.unref();
+		socket.once('close', () => clearTimeout(timer));
+		// SvelteKit's reader of the body is done with it: drop what still comes
+		req.removeAllListeners('data');
+		req.on('data', (chunk) => {
+			read += chunk.length;
+			if (read > lingerBytes) close();
+		});
+		req.once('end', close);
+		req.once('error', close);
+		req.resume();
+	};
+}
+
 function portIsFree(port, host) {
 	return new Promise((resolve) => {
 		const probe = net.createServer();
@@ -164,6 +229,7 @@ async function main() {
 	// request sent on a connection the server is just closing does not fail with ECONNRESET.
 	http.keepAliveTimeout = 65_000;
 	http.headersTimeout = 66_000;
+	closeEarlyAnswers(http);
 	await new Promise((resolve) => {
 		if (http.listening) return resolve(undefined);
 		http.once('listening', resolve);

@@ -316,13 +316,54 @@ describe('request bodies', () => {
 	it('the world check answers 400 to a body that is not an object, and runs behind the hook', async () => {
 		for (const body of ['[]', '"doc"', '3', 'null']) {
 			const r = await send('POST', '/api/worlds/tiny/check', { ...own(), ...json }, body);
-			expect([r.status, JSON.parse(r.body).message], body).toEqual([400, 'the body must be an object { doc?: MapDoc }']);
+			expect([r.status, JSON.parse(r.body).message], body).toEqual([400, 'the body must be an object { doc?: MapDoc, renames?: ZoneRename[] }']);
 		}
 		const ok = await send('POST', '/api/worlds/tiny/check', { ...own(), ...json }, '{}');
 		expect(ok.status).toBe(200);
 		expect(JSON.parse(ok.body)).toHaveProperty('errors');
 		const bad = await send('POST', '/api/worlds/tiny/check', { ...own(), ...json }, '{"doc":');
 		expect([bad.status, JSON.parse(bad.body)]).toEqual([400, { message: 'the request body is not valid JSON' }]);
+	});
+});
+
+describe('JSON nested 100,000 deep', () => {
+	const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+	const message = (limit: number, column: number) =>
+		`the request body is refused: its lists and objects nest deeper than the ${limit} levels allowed (SIMULACRA_MAX_JSON_DEPTH), at line 1, column ${column}`;
+
+	it('is refused with 400 naming the limit on every route that takes a body, before the route runs', async () => {
+		for (const c of changing) {
+			const p = concrete(c.id).replace(/\/x(?=\/|$)/, '/tiny');
+			const before = reached.length;
+			const r = await send(c.method, p, { ...own(), ...json }, deep);
+			const map = ['/api/worlds/[world]/map', '/api/worlds/[world]/check'].includes(c.id);
+			// a map nests as its XML may: 64 levels and two for each of the 64 of XML
+			expect([r.status, JSON.parse(r.body).message], `${c.method} ${p}`).toEqual([400, map ? message(192, 5 * 192 + 1) : message(64, 5 * 64 + 1)]);
+			expect(reached.length, `${c.method} ${p} reached its route`).toBe(before);
+		}
+	});
+
+	it('no longer fails the persona and settings saves (it answered 500: the stack overflowed), and writes nothing', async () => {
+		const routes = ['/api/worlds/[world]/personas/[id]', '/api/worlds/[world]/settings'];
+		for (const id of routes) REAL.add(id);
+		const logged = vi.spyOn(console, 'error');
+		try {
+			const settings = readFileSync(path.join(worldsDir, 'tiny', 'world.json'), 'utf8');
+			for (const p of ['/api/worlds/tiny/personas/carol', '/api/worlds/tiny/personas/alice-chen', '/api/worlds/tiny/settings']) {
+				const r = await send('PUT', p, { ...own(), ...json }, '['.repeat(100_000) + ']'.repeat(100_000));
+				expect([r.status, JSON.parse(r.body).message], p).toEqual([400, message(64, 65)]);
+			}
+			expect(readdirSync(path.join(worldsDir, 'tiny', 'personas')).sort()).toEqual(['alice-chen.json', 'bob-diaz.json']);
+			expect(readFileSync(path.join(worldsDir, 'tiny', 'world.json'), 'utf8')).toBe(settings);
+			// 64 levels pass the guard and reach the route, which checks the persona as usual
+			const ok = await send('PUT', '/api/worlds/tiny/personas/carol', { ...own(), ...json }, JSON.stringify({ id: 'carol', x: JSON.parse('['.repeat(62) + ']'.repeat(62)) }));
+			expect(ok.status).toBe(400);
+			expect(JSON.parse(ok.body).message).toBe('persona "carol" has problems; nothing was saved');
+			expect(logged).not.toHaveBeenCalled();
+		} finally {
+			logged.mockRestore();
+			for (const id of routes) REAL.delete(id);
+		}
 	});
 });
 

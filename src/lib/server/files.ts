@@ -1,7 +1,7 @@
 // Safe file access below a fixed folder. Every path that comes from a URL or a user goes
 // through `resolveInside`, so a request can never read outside the folder it names.
 
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { defaultWorldsDir } from './world/analyse';
 import { readTextCapped } from './limits';
@@ -82,6 +82,102 @@ export async function resolveInside(
 	return real;
 }
 
+/** Why `realInside` refused a path: missing, a link out of the folder or to nothing, the wrong kind. */
+export type ConfinedRefusal = 'missing' | 'outside' | 'dangling' | 'kind';
+
+/**
+ * A path refused by `realInside`. The message names paths inside the folder only (the link
+ * that leads out, relative to the folder), never where a link points nor anything read there.
+ */
+export class ConfinedPathError extends Error {
+	constructor(
+		/** the path asked for, relative to the folder */
+		readonly rel: string,
+		readonly refusal: ConfinedRefusal,
+		message: string
+	) {
+		super(message);
+		this.name = 'ConfinedPathError';
+	}
+}
+
+/**
+ * The real path of `rel` (a relative path with `/` between its segments, none of them `.` or
+ * `..`: a file name of the folder, not a URL) below `root`, following links only while they
+ * stay inside the folder: a link anywhere along the path (the file, or a folder above it) that
+ * leads out of the folder, or to nothing, is refused naming that link. A link inside the folder
+ * is followed. Used to read the files of a world, the same way by `world check`, by a run
+ * loading the world and by the editor.
+ */
+export async function realInside(root: string, rel: string, expect: EntryKind = 'file', folder = 'the world folder'): Promise<string> {
+	const segments = rel.split('/');
+	if (path.isAbsolute(rel) || segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\0')))
+		throw new ConfinedPathError(rel, 'outside', `${rel} is not a path inside ${folder}`);
+	const realRoot = await realpath(root);
+	let cur = realRoot;
+	for (let k = 0; k < segments.length; k++) {
+		const here = segments.slice(0, k + 1).join('/');
+		const p = path.join(cur, segments[k]);
+		const info = await lstat(p).catch((e: NodeJS.ErrnoException) => {
+			if (e.code === 'ENOENT' || e.code === 'ENOTDIR') throw new ConfinedPathError(rel, 'missing', `${rel} not found`);
+			throw e;
+		});
+		if (!info.isSymbolicLink()) {
+			cur = p;
+			continue;
+		}
+		let real: string;
+		try {
+			real = await realpath(p);
+		} catch {
+			throw new ConfinedPathError(rel, 'dangling', danglingLink(here));
+		}
+		if (!isInside(realRoot, real)) throw new ConfinedPathError(rel, 'outside', await leavingLink(here, real, folder));
+		cur = real;
+	}
+	const info = await stat(cur);
+	if (expect === 'file' ? !info.isFile() : !info.isDirectory()) throw new ConfinedPathError(rel, 'kind', `${rel} is not a ${expect === 'file' ? 'file' : 'folder'}`);
+	return cur;
+}
+
+const danglingLink = (here: string) => `${here} is a link to nothing; replace it with what it should be`;
+
+async function leavingLink(here: string, real: string, folder: string): Promise<string> {
+	const what = (await stat(real)).isDirectory() ? 'folder' : 'file';
+	return `${here} is a link to a ${what} outside ${folder}; copy the ${what} into ${folder} instead`;
+}
+
+/**
+ * Every link below `root` that leads out of it or to nothing, as a run's copy of the folder
+ * would refuse them (src/lib/server/store/copy.ts), each named by its path relative to the
+ * folder: so that checking a world refuses what starting a run from it refuses. Links inside
+ * the folder are not walked into (what they lead to is walked where it is).
+ */
+export async function linksLeaving(root: string, folder = 'the world folder', maxDepth = 64): Promise<ConfinedPathError[]> {
+	const realRoot = await realpath(root);
+	const found: ConfinedPathError[] = [];
+	const walk = async (dir: string, rel: string, depth: number): Promise<void> => {
+		if (depth > maxDepth) return;
+		for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+			const here = rel ? `${rel}/${entry.name}` : entry.name;
+			const abs = path.join(dir, entry.name);
+			if (entry.isDirectory()) await walk(abs, here, depth + 1);
+			else if (entry.isSymbolicLink()) {
+				let real: string;
+				try {
+					real = await realpath(abs);
+				} catch {
+					found.push(new ConfinedPathError(here, 'dangling', danglingLink(here)));
+					continue;
+				}
+				if (!isInside(realRoot, real)) found.push(new ConfinedPathError(here, 'outside', await leavingLink(here, real, folder)));
+			}
+		}
+	};
+	await walk(realRoot, '', 0);
+	return found;
+}
+
 export interface WorldEntry {
 	/** folder name under the worlds folder; what `loadWorld` accepts */
 	id: string;
@@ -140,4 +236,7 @@ export function contentTypeOf(file: string): string {
 }
 
 /** The folder holding the worlds: SIMULACRA_WORLDS when set, else `worlds/` of the project. */
-export const worldsDir = defaultWorldsDir;
+export function worldsDir(): string {
+	// called, not bound at load: the world reader imports this module too
+	return defaultWorldsDir();
+}

@@ -6,11 +6,12 @@
 //   cookie a visit to `/?token=...` sets); without it, only this machine may connect;
 // - a request that changes something (any method but GET, HEAD, OPTIONS) must come from the
 //   studio's own pages (Origin, else Sec-Fetch-Site) and send JSON when it has a body: 403;
-// - a body is read here, up to its limit (chunked ones included): 413 past it.
+// - a body is read here, up to its limit (chunked ones included): 413 past it; JSON whose lists
+//   and objects nest past their limit is refused with 400 before anything parses it.
 // Refusals are `{ message }` JSON answers; nothing is logged, so no stack trace either.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { formatBytes, LIMIT_ENV, limits, type Limits } from './limits';
+import { formatBytes, jsonDepthOfMaps, jsonTooDeep, LIMIT_ENV, limits, type Limits } from './limits';
 
 /** Routes whose bodies are whole maps (the editor saves and checks them). */
 export const MAP_BODY_ROUTES: readonly string[] = ['/api/worlds/[world]/map', '/api/worlds/[world]/check'];
@@ -246,6 +247,10 @@ export async function guardRequest(input: GuardInput, cfg: GuardConfig): Promise
 		body.set(c, at);
 		at += c.byteLength;
 	}
+	// parsing is cheap at any depth, but what the routes do with the value (JSON.stringify,
+	// structuredClone, checks) recurses: a body nested 100,000 deep overflows the stack
+	const deep = jsonTooDeep(body, mapBody ? jsonDepthOfMaps(cfg.limits) : cfg.limits.maxJsonDepth);
+	if (deep) return refuse(400, `the request body is refused: its ${deep.message}, at line ${deep.line}, column ${deep.column}`);
 	const headers = new Headers(request.headers);
 	headers.delete('transfer-encoding');
 	headers.set('content-length', String(size));

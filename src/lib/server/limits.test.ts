@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, FileLimitError, formatBytes, imageTypeOf, inflateCapped, limits, readFileCapped, readTextCapped } from './limits';
+import { DEFAULT_LIMITS, FileLimitError, formatBytes, imageTypeOf, inflateCapped, jsonDepthOfMaps, jsonTooDeep, limits, readFileCapped, readTextCapped } from './limits';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,6 +24,44 @@ describe('limits', () => {
 
 	it('formats sizes for messages', () => {
 		expect([formatBytes(200), formatBytes(1536), formatBytes(64 * 1024 * 1024)]).toEqual(['200 bytes', '1.5 KiB', '64 MiB']);
+	});
+});
+
+describe('jsonTooDeep', () => {
+	it('counts lists and objects outside strings, in text and in UTF-8 bytes alike', () => {
+		const cases: [string, number, number | undefined][] = [
+			['[[[]]]', 3, undefined],
+			['[[[[]]]]', 3, 4],
+			['{"a":{"b":[1,{"c":2}]}}', 3, 14],
+			// brackets in strings, escaped quotes and backslashes, multi-byte text
+			['["[[[[", "\\"[[[[", {"é[ü": "\\\\"}, [[1]]]', 3, undefined],
+			['["\\\\", [[[[]]]]]', 3, 10],
+			['{"x": "ü"}\n  [[[[', 3, 6]
+		];
+		for (const [text, max, column] of cases) {
+			const found = jsonTooDeep(text, max);
+			expect(found?.column, text).toBe(column);
+			expect(jsonTooDeep(new TextEncoder().encode(text), max)?.offset, text).toBe(column === undefined ? undefined : Buffer.byteLength(text.slice(0, found!.offset)));
+		}
+		expect(jsonTooDeep('{"x": "ü"}\n  [[[[', 3)).toEqual({
+			offset: 16,
+			line: 2,
+			column: 6,
+			message: 'lists and objects nest deeper than the 3 levels allowed (SIMULACRA_MAX_JSON_DEPTH)'
+		});
+	});
+
+	it('reads text nested 10 million deep in one pass, quickly', () => {
+		const text = '['.repeat(10_000_000);
+		const t = performance.now();
+		expect(jsonTooDeep(text)?.offset).toBe(64);
+		expect(jsonTooDeep(text, 20_000_000)).toBeUndefined();
+		expect(performance.now() - t).toBeLessThan(1000);
+	});
+
+	it('allows a map two levels for each level of its XML', () => {
+		expect(jsonDepthOfMaps(limits({}))).toBe(64 + 2 * 64);
+		expect(jsonDepthOfMaps(limits({ SIMULACRA_MAX_JSON_DEPTH: '10', SIMULACRA_MAX_XML_DEPTH: '5' }))).toBe(20);
 	});
 });
 

@@ -1,6 +1,7 @@
 // The limits on everything that comes from outside: map and tileset files, imported files,
-// XML, compressed tile data and request bodies. Every reader checks them before it allocates,
-// so a hostile file or request is refused with a clear message instead of exhausting memory.
+// XML, JSON nesting, a world's JSON files and personas, compressed tile data and request
+// bodies. Every reader checks them before it allocates, so a hostile file or request is
+// refused with a clear message instead of exhausting memory (or the stack).
 // Each limit can be set in the environment (README, "Security"); a value that is not a
 // positive whole number is ignored with the default kept.
 
@@ -20,6 +21,15 @@ export interface Limits {
 	/** bytes of a request body (a map saved or checked by the editor may use `maxMapBodyBytes`) */
 	maxBodyBytes: number;
 	maxMapBodyBytes: number;
+	/**
+	 * JSON: how deep lists and objects may nest, in a world's JSON files and request bodies
+	 * (a map the editor sends nests as its XML does: `jsonDepthOfMaps`)
+	 */
+	maxJsonDepth: number;
+	/** bytes of one JSON file of a world: world.json, a persona, scenario.json, evaluation.json */
+	maxWorldJsonBytes: number;
+	/** seed memories one agent starts with: its persona's and the scenario's seeds for it */
+	maxSeedMemories: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -29,7 +39,10 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 	maxXmlDepth: 64,
 	maxXmlElements: 1_000_000,
 	maxBodyBytes: 4 * 1024 * 1024,
-	maxMapBodyBytes: 64 * 1024 * 1024
+	maxMapBodyBytes: 64 * 1024 * 1024,
+	maxJsonDepth: 64,
+	maxWorldJsonBytes: 4 * 1024 * 1024,
+	maxSeedMemories: 1000
 });
 
 /** The environment variable of each limit. */
@@ -40,7 +53,10 @@ export const LIMIT_ENV: Readonly<Record<keyof Limits, string>> = Object.freeze({
 	maxXmlDepth: 'SIMULACRA_MAX_XML_DEPTH',
 	maxXmlElements: 'SIMULACRA_MAX_XML_ELEMENTS',
 	maxBodyBytes: 'SIMULACRA_MAX_BODY_BYTES',
-	maxMapBodyBytes: 'SIMULACRA_MAX_MAP_BODY_BYTES'
+	maxMapBodyBytes: 'SIMULACRA_MAX_MAP_BODY_BYTES',
+	maxJsonDepth: 'SIMULACRA_MAX_JSON_DEPTH',
+	maxWorldJsonBytes: 'SIMULACRA_MAX_WORLD_JSON_BYTES',
+	maxSeedMemories: 'SIMULACRA_MAX_SEED_MEMORIES'
 });
 
 /** The limits in force: the defaults, each replaced by its environment variable when that is set. */
@@ -57,6 +73,86 @@ export function limits(env: Record<string, string | undefined> = process.env): L
 
 export function xmlLimits(l: Limits = limits()): XmlLimits {
 	return { maxBytes: l.maxXmlBytes, maxDepth: l.maxXmlDepth, maxElements: l.maxXmlElements };
+}
+
+/**
+ * How deep the JSON of a map sent by the editor may nest: each level of its XML is an object and
+ * its list of children, so twice the XML depth on top of the JSON depth.
+ */
+export function jsonDepthOfMaps(l: Limits = limits()): number {
+	return l.maxJsonDepth + 2 * l.maxXmlDepth;
+}
+
+/** Where JSON text first nests past its limit: the offset of the bracket and its line and column. */
+export interface JsonTooDeep {
+	offset: number;
+	line: number;
+	column: number;
+	/** the message, naming the limit and its variable */
+	message: string;
+}
+
+/**
+ * Checks how deep the lists and objects of JSON text nest, before anything parses it: one pass
+ * over the text counting `[` and `{` outside strings, so text nested 100,000 deep costs no
+ * more than its length (parsers, `JSON.stringify` and `structuredClone` recurse and overflow
+ * the stack). Answers undefined when the text stays within `max`; malformed text is left to
+ * the parser. Takes the text or its UTF-8 bytes (a request body as it arrived).
+ */
+export function jsonTooDeep(text: string | Uint8Array, max = limits().maxJsonDepth): JsonTooDeep | undefined {
+	const at = typeof text === 'string' ? scanString(text, max) : scanBytes(text, max);
+	if (at < 0) return undefined;
+	let line = 1;
+	let lineStart = 0;
+	for (let i = 0; i < at; i++) {
+		const c = typeof text === 'string' ? text.charCodeAt(i) : text[i];
+		if (c === 10) {
+			line++;
+			lineStart = i + 1;
+		}
+	}
+	return {
+		offset: at,
+		line,
+		column: at - lineStart + 1,
+		message: `lists and objects nest deeper than the ${max} levels allowed (${LIMIT_ENV.maxJsonDepth})`
+	};
+}
+
+// 34 ", 92 \, 91 [, 123 {, 93 ], 125 }: the same bytes in UTF-16 and UTF-8 (no byte of a
+// multi-byte UTF-8 sequence is below 128), so both scans read the text the same way.
+function scanString(s: string, max: number): number {
+	let depth = 0;
+	for (let i = 0; i < s.length; i++) {
+		const c = s.charCodeAt(i);
+		if (c === 34) {
+			for (i++; i < s.length; i++) {
+				const d = s.charCodeAt(i);
+				if (d === 92) i++;
+				else if (d === 34) break;
+			}
+		} else if (c === 91 || c === 123) {
+			if (++depth > max) return i;
+		} else if ((c === 93 || c === 125) && depth > 0) depth--;
+	}
+	return -1;
+}
+
+function scanBytes(s: Uint8Array, max: number): number {
+	let depth = 0;
+	for (let i = 0; i < s.length; i++) {
+		const c = s[i];
+		if (c === 34) {
+			for (i++; i < s.length; i++) {
+				const d = s[i];
+				if (d === 92) i++;
+				else if (d === 34) break;
+			}
+		} else if (c === 91 || c === 123) {
+			if (++depth > max) return i;
+		} else if ((c === 93 || c === 125) && depth > 0) depth--;
+	}
+	return -1;
 }
 
 /** "64 MiB", "1.5 KiB", "200 bytes". */
@@ -85,7 +181,7 @@ export class FileLimitError extends Error {
  * reading, and so is a file whose size is over the limit; the read itself stops at the limit,
  * so a file that grows meanwhile cannot pass it either.
  */
-export async function readFileCapped(abs: string, max = limits().maxFileBytes): Promise<Buffer> {
+export async function readFileCapped(abs: string, max = limits().maxFileBytes, limitName = LIMIT_ENV.maxFileBytes): Promise<Buffer> {
 	// checked before opening: opening a pipe would wait for a writer
 	if (!(await stat(abs)).isFile()) throw new FileLimitError('it is not a regular file');
 	const fh = await open(abs, 'r');
@@ -93,14 +189,14 @@ export async function readFileCapped(abs: string, max = limits().maxFileBytes): 
 		const info = await fh.stat();
 		if (!info.isFile()) throw new FileLimitError('it is not a regular file');
 		if (info.size > max)
-			throw new FileLimitError(`it is ${formatBytes(info.size)}, more than the ${formatBytes(max)} allowed (${LIMIT_ENV.maxFileBytes})`);
+			throw new FileLimitError(`it is ${formatBytes(info.size)}, more than the ${formatBytes(max)} allowed (${limitName})`);
 		const buf = Buffer.alloc(Math.min(info.size, max) + 1);
 		let got = 0;
 		for (;;) {
 			const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
 			if (bytesRead === 0) break;
 			got += bytesRead;
-			if (got > max) throw new FileLimitError(`it is more than the ${formatBytes(max)} allowed (${LIMIT_ENV.maxFileBytes})`);
+			if (got > max) throw new FileLimitError(`it is more than the ${formatBytes(max)} allowed (${limitName})`);
 			if (got === buf.length) break;
 		}
 		return buf.subarray(0, got);
@@ -109,8 +205,8 @@ export async function readFileCapped(abs: string, max = limits().maxFileBytes): 
 	}
 }
 
-export async function readTextCapped(abs: string, max = limits().maxFileBytes): Promise<string> {
-	return (await readFileCapped(abs, max)).toString('utf8');
+export async function readTextCapped(abs: string, max = limits().maxFileBytes, limitName = LIMIT_ENV.maxFileBytes): Promise<string> {
+	return (await readFileCapped(abs, max, limitName)).toString('utf8');
 }
 
 /**

@@ -5,8 +5,9 @@
 // still read; when both exist for a step, the compressed one is the one read.
 
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from './disk';
 import type { Snapshot } from '../../engine/sim';
 
 /** The extension of a compressed snapshot file. */
@@ -76,16 +77,8 @@ export function readSnapshotAt(dir: string, step: number): Snapshot {
  */
 export function writeSnapshotAt(dir: string, snap: Snapshot): string {
 	const file = path.join(dir, `${snap.state.step}${SNAPSHOT_EXT}`);
-	const tmp = `${file}.tmp`;
-	const bytes = encodeSnapshot(snap);
-	const fd = openSync(tmp, 'w');
-	try {
-		writeSync(fd, bytes);
-		fdatasyncSync(fd);
-	} finally {
-		closeSync(fd);
-	}
-	renameSync(tmp, file);
+	// no `.tmp` stays when it fails; a full disk names the file (./disk.ts)
+	writeFileAtomic(file, encodeSnapshot(snap));
 	// a plain file of the same step (a run written before compression, resumed and cut back) is stale
 	rmSync(path.join(dir, `${snap.state.step}${PLAIN_SNAPSHOT_EXT}`), { force: true });
 	return file;

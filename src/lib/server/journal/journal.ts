@@ -25,19 +25,16 @@
 import {
 	closeSync,
 	existsSync,
-	fdatasyncSync,
 	mkdirSync,
 	openSync,
 	readFileSync,
 	readdirSync,
-	renameSync,
-	rmSync,
-	writeFileSync,
-	writeSync
+	rmSync
 } from 'node:fs';
 import path from 'node:path';
 import { WriteLock, type WriterKind } from '../store/lock';
 import { readSnapshotAt, snapshotStepOf, writeSnapshotAt } from './codec';
+import { appendToFile, DiskFullError, syncFile, writeFileAtomic } from './disk';
 import { committedSteps, cutLog, lastLogStep, LOG_NAMES, readLogLines, removeUnfinishedBlocks, sealLogs, tailFile, type LogName, type StepRange } from './log';
 import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
 import type { Ablation, ConversationRecord, RetrievalTrace, StepEvent } from '../../engine/state';
@@ -147,22 +144,26 @@ export function readLines(file: string): string[] {
 }
 
 /** Appends complete lines to an open log in one write (a reader sees a line whole or not yet). */
-export function appendLines(fd: number, lines: readonly string[]): void {
+export function appendLines(fd: number, lines: readonly string[], file: string): void {
 	if (lines.length === 0) return;
-	writeSync(fd, lines.join('\n') + '\n');
+	appendToFile(fd, lines.join('\n') + '\n', file);
 }
 
 function writeJsonAtomic(file: string, value: unknown): void {
-	const tmp = `${file}.tmp`;
-	writeFileSync(tmp, JSON.stringify(value));
-	const fd = openSync(tmp, 'r+');
-	fdatasyncSync(fd);
-	closeSync(fd);
-	renameSync(tmp, file);
+	writeFileAtomic(file, JSON.stringify(value));
 }
 
 // ---------------------------------------------------------------------------
 // writing
+
+/** Runs `fn`; a full disk is reported with how to resume the run `id` (./disk.ts). */
+function writing<T>(id: string, fn: () => T): T {
+	try {
+		return fn();
+	} catch (e) {
+		throw e instanceof DiskFullError ? e.forRun(id) : e;
+	}
+}
 
 export class RunWriter {
 	private readonly fds = new Map<LogName, number>();
@@ -195,7 +196,7 @@ export class RunWriter {
 		const lock = WriteLock.acquire(dir, holder, meta.id);
 		mkdirSync(path.join(dir, 'snapshots'));
 		const created = { ...meta, status: 'creating' as const };
-		writeJsonAtomic(path.join(dir, 'run.json'), created);
+		writing(meta.id, () => writeJsonAtomic(path.join(dir, 'run.json'), created));
 		return new RunWriter(dir, created, lock);
 	}
 
@@ -224,7 +225,9 @@ export class RunWriter {
 		removeUnfinishedBlocks(dir);
 		const last = lastLogStep(dir, 'steps');
 		const lastStep = Number.isFinite(last) ? last : meta.firstStep - 1;
-		for (const log of LOG_NAMES) cutLog(dir, log, lastStep);
+		writing(meta.id, () => {
+			for (const log of LOG_NAMES) cutLog(dir, log, lastStep);
+		});
 		// snapshots after the last committed step cannot exist, but a file being written when the
 		// writer stopped can: only the lock holder writes, so it is no one's now
 		for (const f of readdirSync(path.join(dir, 'snapshots'))) if (f.endsWith('.tmp')) rmSync(path.join(dir, 'snapshots', f), { force: true });
@@ -233,11 +236,18 @@ export class RunWriter {
 	}
 
 	private append(log: LogName, lines: string[]): void {
-		appendLines(this.fds.get(log) as number, lines);
+		appendLines(this.fds.get(log) as number, lines, tailFile(this.dir, log));
 	}
 
-	/** Writes a step's records and then its commit line. */
+	/**
+	 * Writes a step's records and then its commit line. A full disk (DiskFullError) leaves at most
+	 * a torn line, which reopening the run cuts.
+	 */
 	commit(out: StepOutput, inputs: SimInput[], calls: CallRecord[], agents: AgentView[]): void {
+		writing(this.meta.id, () => this.commitLines(out, inputs, calls, agents));
+	}
+
+	private commitLines(out: StepOutput, inputs: SimInput[], calls: CallRecord[], agents: AgentView[]): void {
 		const s = out.step;
 		this.lock.verify();
 		// tokens ahead of the prompt, so that indexes reading only a line's head see them
@@ -259,12 +269,17 @@ export class RunWriter {
 		if (now - this.lastSync > 1000) this.sync(now);
 	}
 
-	/** Writes a snapshot, then seals the logs' lines up to it into blocks (./log.ts). */
+	/**
+	 * Writes a snapshot, then seals the logs' lines up to it into blocks (./log.ts). On a full
+	 * disk (DiskFullError) no temporary file stays; the lines not sealed stay in the tails.
+	 */
 	snapshot(snap: Snapshot): void {
 		this.lock.verify();
-		this.sync(this.clock());
-		writeSnapshotFile(this.dir, snap);
-		sealLogs(this.dir, snap.state.step - 1);
+		writing(this.meta.id, () => {
+			this.sync(this.clock());
+			writeSnapshotFile(this.dir, snap);
+			sealLogs(this.dir, snap.state.step - 1);
+		});
 	}
 
 	setStatus(status: RunStatus, patch: Partial<RunMeta> = {}): void {
@@ -275,21 +290,25 @@ export class RunWriter {
 	update(patch: Partial<RunMeta>): void {
 		this.lock.verify();
 		this.meta = { ...this.meta, ...patch };
-		writeJsonAtomic(path.join(this.dir, 'run.json'), this.meta);
+		writing(this.meta.id, () => writeJsonAtomic(path.join(this.dir, 'run.json'), this.meta));
 	}
 
 	private sync(now: number): void {
-		for (const fd of this.fds.values()) fdatasyncSync(fd);
+		for (const [log, fd] of this.fds) syncFile(fd, tailFile(this.dir, log));
 		this.lastSync = now;
 	}
 
+	/** Syncs and closes the logs and releases the run, whatever fails (a full disk: DiskFullError). */
 	close(): void {
 		try {
-			if (this.fds.size > 0) this.sync(this.clock());
-			for (const fd of this.fds.values()) closeSync(fd);
-			this.fds.clear();
+			if (this.fds.size > 0) writing(this.meta.id, () => this.sync(this.clock()));
 		} finally {
-			this.lock.release();
+			try {
+				for (const fd of this.fds.values()) closeSync(fd);
+				this.fds.clear();
+			} finally {
+				this.lock.release();
+			}
 		}
 	}
 }

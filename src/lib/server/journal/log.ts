@@ -9,24 +9,23 @@
 // tail is cut to nothing. A crash between the rename and the cut leaves lines both sealed and in
 // the tail: readers drop tail lines whose step is at most the last block's `to`, and reopening
 // the run cuts them. A block never changes once written. Runs from before blocks have only the
-// tail and read as before. This module is the only one that reads or writes these files.
+// tail and read as before. This module is the only one that reads or writes these files (its
+// writes go through ./disk.ts, which names the file on a full disk and leaves no .tmp behind).
 
 import {
 	closeSync,
 	existsSync,
-	fdatasyncSync,
 	mkdirSync,
 	openSync,
 	readFileSync,
 	readSync,
 	readdirSync,
-	renameSync,
 	rmSync,
 	statSync,
-	truncateSync,
-	writeFileSync
+	truncateSync
 } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from './disk';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 
 export type LogName = 'steps' | 'calls' | 'traces';
@@ -308,17 +307,8 @@ export function removeUnfinishedBlocks(dir: string): void {
 	for (const log of LOG_NAMES) rmSync(`${tailFile(dir, log)}.tmp`, { force: true });
 }
 
-function writeAtomic(file: string, data: string | Buffer): void {
-	const tmp = `${file}.tmp`;
-	writeFileSync(tmp, data);
-	const fd = openSync(tmp, 'r+');
-	try {
-		fdatasyncSync(fd);
-	} finally {
-		closeSync(fd);
-	}
-	renameSync(tmp, file);
-}
+/** A whole file written atomically; on a failure no `.tmp` stays, and a full disk names the file (./disk.ts). */
+const writeAtomic = writeFileAtomic;
 
 /** Compresses a block's text. */
 export function compressBlock(text: Buffer): Buffer {

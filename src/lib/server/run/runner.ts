@@ -13,6 +13,7 @@ import type { WorldDef } from '../../engine/types';
 import { dataHome } from '../paths';
 import { loadWorld } from '../world/load';
 import { RunReader, RunWriter, type CallRecord, type RunMeta } from '../journal/journal';
+import { asDiskFull, DiskFullError, isDiskFull } from '../journal/disk';
 import { copyConfined } from '../store/copy';
 import { liveStatus, openRun as openStoredRun, runLineage, runsDir as storeRunsDir, spanOfState, storedRuns, type ShownStatus, type WriterKind } from '../store/store';
 import { MemoryStore, maxIndexFromSizes } from '../memory/lance-store';
@@ -407,8 +408,14 @@ export class LiveRun {
 		} catch (e) {
 			// a run that could not be made is not kept (a killed process leaves it `creating`)
 			store?.close();
-			writer.close();
+			try {
+				writer.close();
+			} catch {
+				// the run is removed: what its logs could not sync does not matter
+			}
 			rmSync(writer.dir, { recursive: true, force: true });
+			// a full disk: nothing to resume, the run is gone
+			if (isDiskFull(e)) throw e instanceof DiskFullError ? new DiskFullError(e.file, e.code) : asDiskFull(e, writer.dir);
 			throw e;
 		}
 		const live = new LiveRun(writer, store, sim, model, t0, journalUsage(writer.dir, writer.meta, (m) => model.price(m)));
@@ -523,8 +530,15 @@ export class LiveRun {
 				await this.close('paused', pause);
 				throw new RunPausedError(pause);
 			}
-			await this.close('failed');
-			throw e;
+			if (!isDiskFull(e)) {
+				await this.close('failed');
+				throw e;
+			}
+			// a full disk: named with the file (the journal's, else the memory store's) and how to
+			// resume; closing cannot write run.json either, and its failure says nothing more
+			const full = asDiskFull(e, e instanceof DiskFullError ? e.file : this.store.dir, this.meta.id);
+			await this.close('failed').catch(() => undefined);
+			throw full;
 		}
 	}
 
@@ -597,13 +611,23 @@ export class LiveRun {
 			// After a failed step the state is half-changed: the journal's last commit stays the truth.
 			if (final !== 'failed' && !this.torn && this.unstored.length > 0) await this.snapshot();
 			if (final !== 'failed' && !this.torn) await this.store.compact();
+		} catch (e) {
+			// a full disk: named (the journal's file, else the memory store) with how to resume
+			throw asDiskFull(e, this.store.dir, this.meta.id);
 		} finally {
 			this.ahead.add(this.model.drainUnusedAhead(true), this.step);
 			this.embedding.add(this.model.drainEmbeddings(), this.step);
-			this.writer.setStatus(final, { usage: { ...this.usage.total }, ...this.spending, ...(pause ? { pause } : final !== 'paused' && { pause: null }) });
-			this.writer.close();
-			this.store.close();
-			this.model.close();
+			try {
+				this.writer.setStatus(final, { usage: { ...this.usage.total }, ...this.spending, ...(pause ? { pause } : final !== 'paused' && { pause: null }) });
+			} finally {
+				// released even when run.json cannot be written (a full disk)
+				try {
+					this.writer.close();
+				} finally {
+					this.store.close();
+					this.model.close();
+				}
+			}
 		}
 	}
 

@@ -8,6 +8,8 @@ import type { PersonaDef, WorldDef } from '../../engine/types';
 import { ProblemList, type WorldProblem } from '../../world/problems';
 import { checkScenarioEvents, readManifest, readPersonas, readScenario, FieldChecker, suggest, type PersonaFile } from './manifest';
 import { readMap } from './tmx';
+import { ConfinedPathError, linksLeaving, realInside } from '../files';
+import { LIMIT_ENV, limits } from '../limits';
 import { analyseZones, type ZoneResult } from '../../world/zones';
 import type { LoadedWorld, MapLayerView, MapView, ParsedMap } from '../../world/types';
 
@@ -130,7 +132,7 @@ export async function analyseWorld(nameOrPath: string, opts: AnalyseOptions = {}
 	let zones: ZoneResult | undefined;
 	let mapView: MapView | undefined;
 	if (mapFile || opts.map) {
-		const parsed = opts.map ?? (await readMap(path.resolve(dir, mapFile!), dir, problems));
+		const parsed = opts.map ?? (await readWorldMap(dir, mapFile!, problems));
 		if (parsed) {
 			zones = analyseZones(parsed, problems);
 			mapView = {
@@ -190,6 +192,27 @@ export async function analyseWorld(nameOrPath: string, opts: AnalyseOptions = {}
 			c.error(['seeds', k, 'agent'], `seed "${seed.id}": there is no persona "${seed.agent}"${s ? `; did you mean "${s}"?` : ''}`);
 		});
 		if (zones) checkScenarioEvents(scenario, { sectors: zones.sectors.map((x) => x.name), personas: [...ids] }, problems);
+		// what an agent starts with: its persona's seed memories and the scenario's seeds for it
+		const max = limits().maxSeedMemories;
+		const counts = new Map(personas.map((p) => [p.id, p.seedMemories.length]));
+		scenario.seeds.forEach((seed, n) => {
+			const before = counts.get(seed.agent);
+			if (before === undefined) return;
+			counts.set(seed.agent, before + 1);
+			if (before + 1 !== max + 1) return;
+			const own = personas.find((p) => p.id === seed.agent)?.seedMemories.length ?? 0;
+			const total = own + scenario.seeds.filter((x) => x.agent === seed.agent).length;
+			c.error(
+				['seeds', scenario.seedIndex[n], 'agent'],
+				`seed "${seed.id}": "${seed.agent}" would start with ${total.toLocaleString('en')} seed memories (${own.toLocaleString('en')} from its persona, the rest from this file), more than the ${max.toLocaleString('en')} an agent may start with (${LIMIT_ENV.maxSeedMemories})`
+			);
+		});
+	}
+
+	// every other link out of the folder: a run's copy of the world refuses them too
+	for (const link of await linksLeaving(dir)) {
+		const message = `refused: ${link.message}`;
+		if (!problems.errors.some((p) => p.file === link.rel && p.message === message)) problems.error(link.rel, undefined, message);
 	}
 
 	if (problems.errors.length || !manifest || !zones || !mapView) return done();
@@ -211,6 +234,23 @@ export async function analyseWorld(nameOrPath: string, opts: AnalyseOptions = {}
 		settings: manifest.settings
 	};
 	return done({ dir, def, map: mapView, warnings: problems.warnings });
+}
+
+/**
+ * Reads the map world.json names (a path inside the world folder, checked by `checkManifest`)
+ * confined like the world's other files: a link out of the folder is refused naming the link.
+ */
+async function readWorldMap(dir: string, mapFile: string, problems: ProblemList): Promise<ParsedMap | undefined> {
+	const rel = path.relative(dir, path.resolve(dir, mapFile)).split(path.sep).join('/');
+	try {
+		await realInside(dir, rel, 'file');
+	} catch (e) {
+		if (!(e instanceof ConfinedPathError)) throw e;
+		problems.error(rel, undefined, `refused: ${e.message}`);
+		return undefined;
+	}
+	// read where world.json says it is: its tilesets are found from there
+	return readMap(path.resolve(dir, rel), dir, problems);
 }
 
 /**

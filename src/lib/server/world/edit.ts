@@ -17,16 +17,16 @@ import type {
 } from '../../api/types';
 import { renamePersona, renameScenario, type ReferenceUpdate, type ZoneRename } from '../../editor/references';
 import { parsedMapOf, type MapDoc } from '../../world/doc';
-import { parseJson } from '../../world/json';
+import type { JsonDoc } from '../../world/json';
 import type { ParsedMap } from '../../world/types';
 import { ProblemList, WorldError, type WorldProblem } from '../../world/problems';
 import { parseXml, type XmlElement } from '../../world/xml';
 import { analyseZones, type ZoneResult } from '../../world/zones';
 import { listWorlds, PathError, resolveInside, splitRelativePath, type WorldEntry } from '../files';
-import { FileLimitError, limits, readTextCapped, xmlLimits } from '../limits';
+import { FileLimitError, formatBytes, jsonDepthOfMaps, jsonTooDeep, LIMIT_ENV, limits, readTextCapped, xmlLimits } from '../limits';
 import { projectRoot } from '../paths';
 import { analyseWorld, checkPersonaPlaces } from './analyse';
-import { checkManifest, checkPersonaFile, parseJsonFile } from './manifest';
+import { checkManifest, checkPersonaFile, parseJsonFile, placeOfFile, readJsonFile, readWorldJsonText, type JsonFile } from './manifest';
 import { readMap, tooManyTiles } from './tmx';
 import { checkMapDoc, readMapDoc, saveMapDoc } from './tmx-doc';
 
@@ -69,16 +69,16 @@ export async function respond(fn: () => unknown, status = 200): Promise<Response
 	}
 }
 
-/** A map of 140x100 tiles and ten layers is a few MB as JSON; this leaves room for far larger. */
-export const MAP_BODY_LIMIT = limits().maxMapBodyBytes;
-export const JSON_BODY_LIMIT = Math.min(1024 * 1024, limits().maxBodyBytes);
+/** Settings and personas: as large as a world's JSON file may be (and a request body). */
+export const jsonBodyLimit = () => Math.min(limits().maxWorldJsonBytes, limits().maxBodyBytes);
 
 /**
  * The JSON body of a request, read up to `limit` bytes ({} when empty). A body over the limit
- * (declared or streamed, chunked included) is a 413, one that cannot be read a 400; neither
- * is logged as a server failure.
+ * (declared or streamed, chunked included) is a 413, one that cannot be read a 400, one whose
+ * lists and objects nest deeper than `maxDepth` a 400 before it is parsed; none is logged as a
+ * server failure. (The request guard refuses the same before any route runs.)
  */
-export async function readJsonBody(request: Request, limit = JSON_BODY_LIMIT): Promise<unknown> {
+export async function readJsonBody(request: Request, limit = jsonBodyLimit(), maxDepth = limits().maxJsonDepth): Promise<unknown> {
 	const tooLarge = () => new EditError(413, `the request body is larger than ${limit} bytes`);
 	const declared = Number(request.headers.get('content-length'));
 	if (Number.isFinite(declared) && declared > limit) throw tooLarge();
@@ -108,11 +108,22 @@ export async function readJsonBody(request: Request, limit = JSON_BODY_LIMIT): P
 	}
 	const text = Buffer.concat(chunks).toString('utf8');
 	if (!text.trim()) return {};
+	const deep = jsonTooDeep(text, maxDepth);
+	if (deep) throw new EditError(400, `the request body is refused: its ${deep.message}, at line ${deep.line}, column ${deep.column}`);
 	try {
 		return JSON.parse(text);
 	} catch {
 		throw new EditError(400, 'the request body is not valid JSON');
 	}
+}
+
+/**
+ * The body of a map saved or checked by the editor: larger (a map of 140x100 tiles and ten
+ * layers is a few MB as JSON; `maxMapBodyBytes` leaves room for far larger), and nested as
+ * deep as its XML may be.
+ */
+export function readMapBody(request: Request): Promise<unknown> {
+	return readJsonBody(request, limits().maxMapBodyBytes, jsonDepthOfMaps());
 }
 
 // ---- names and folders -------------------------------------------------------------------------
@@ -289,15 +300,10 @@ async function copyTree(src: string, dest: string, root: string, rel: string, de
 
 /** Gives a copied world its new name (world.json left as it is when it cannot be read). */
 async function renameCopy(dir: string, name: string): Promise<void> {
-	const file = path.join(dir, 'world.json');
-	let value: unknown;
-	try {
-		value = JSON.parse(await readTextCapped(file));
-	} catch {
-		return; // the copy shows the same problem as the original
-	}
+	// read like every world file: a world.json the copy cannot read shows the same problem as the original
+	const value = (await readJsonFile(dir, 'world.json', new ProblemList()))?.doc.value;
 	if (!isObject(value)) return;
-	await writeFileAtomic(file, jsonText({ ...value, name }));
+	await writeFileAtomic(path.join(dir, 'world.json'), jsonText({ ...value, name }));
 }
 
 const jsonText = (v: unknown) => JSON.stringify(v, null, '\t') + '\n';
@@ -363,8 +369,7 @@ function grassTile(ts: XmlElement): number {
 /** The map file named by world.json, checked to be a file inside the world folder. */
 export async function mapFileOf(worldDir: string): Promise<string> {
 	const problems = new ProblemList();
-	const text = await readTextCapped(await resolveInside(worldDir, 'world.json'));
-	const f = parseJsonFile('world.json', text, problems);
+	const f = await readJsonFile(worldDir, 'world.json', problems);
 	const map = f && isObject(f.doc.value) ? f.doc.value.map : undefined;
 	if (typeof map !== 'string' || map.trim() === '')
 		throw new EditError(409, 'world.json names no map file; fix the world settings first', problems.errors.length ? problems.errors : undefined);
@@ -517,24 +522,19 @@ async function referenceFile(
 ): Promise<ReferenceFile | undefined> {
 	let text: string;
 	try {
-		text = await readTextCapped(await resolveInside(dir, file, 'file'));
-	} catch (e) {
-		// missing, a link out of the folder, too large: its own problems say so
-		if (e instanceof PathError || e instanceof FileLimitError) return undefined;
-		throw e;
-	}
-	let doc: ReturnType<typeof parseJson>;
-	try {
-		doc = parseJson(text);
+		text = await readWorldJsonText(dir, file);
 	} catch {
+		// missing, a link out of the folder, too large: its own problems say so
 		return undefined;
 	}
+	const doc: JsonDoc | undefined = parseJsonFile(file, text, new ProblemList())?.doc;
+	if (!doc) return undefined;
 	const r = rename(doc.value);
 	if (!r.updates.length) return undefined;
 	const places = new Map<string, string | undefined>();
 	const lines = text.split('\n');
 	for (const u of r.updates) {
-		const line = doc.lineOf(fieldPath(u.field));
+		const line: number | undefined = doc.lineOf(fieldPath(u.field));
 		places.set(u.field, line === undefined ? undefined : `line ${line}`);
 		// each value replaced where it is written, so the rest of the file stays as it was
 		const at = line === undefined ? -1 : line - 1;
@@ -665,11 +665,25 @@ async function checkTilesetPaths(worldDir: string, doc: MapDoc): Promise<void> {
 
 // ---- settings (world.json) ---------------------------------------------------------------------
 
+/**
+ * Parses `text`, about to be written as `file`, with the loader's rules, refusing it when it
+ * is larger than a world's JSON file may be (what the check and a run would refuse to read).
+ */
+function sizedJsonFile(file: string, text: string, problems: ProblemList): JsonFile | undefined {
+	const bytes = Buffer.byteLength(text);
+	const max = limits().maxWorldJsonBytes;
+	if (bytes > max) {
+		problems.error(file, undefined, `refused: it would be ${formatBytes(bytes)}, more than the ${formatBytes(max)} allowed (${LIMIT_ENV.maxWorldJsonBytes})`, placeOfFile(file));
+		return undefined;
+	}
+	return parseJsonFile(file, text, problems);
+}
+
 export async function readSettings(worldsDir: string, world: string): Promise<Record<string, unknown>> {
 	const dir = await worldDirOf(worldsDir, world);
 	const problems = new ProblemList();
-	const f = parseJsonFile('world.json', await readTextCapped(await resolveInside(dir, 'world.json')), problems);
-	if (!f) throw new EditError(400, 'world.json is not valid JSON', problems.errors);
+	const f = await readJsonFile(dir, 'world.json', problems);
+	if (!f) throw new EditError(400, 'world.json cannot be read', problems.errors);
 	if (!isObject(f.doc.value)) throw new EditError(400, 'world.json must hold an object');
 	return f.doc.value;
 }
@@ -680,7 +694,7 @@ export async function writeSettings(worldsDir: string, world: string, body: unkn
 	const abs = await resolveInside(dir, 'world.json');
 	const text = jsonText(body);
 	const problems = new ProblemList();
-	const f = parseJsonFile('world.json', text, problems);
+	const f = sizedJsonFile('world.json', text, problems);
 	if (f) {
 		const { map } = checkManifest(dir, f, problems);
 		if (map !== undefined)
@@ -711,14 +725,10 @@ export async function listPersonas(worldsDir: string, world: string): Promise<Pe
 	const out: PersonaEntry[] = [];
 	for (const n of names.filter((n) => n.toLowerCase().endsWith('.json')).sort()) {
 		const id = n.slice(0, -'.json'.length);
-		let persona: Record<string, unknown> | null = null;
-		try {
-			const value: unknown = JSON.parse(await readTextCapped(await resolveInside(dir, `personas/${n}`)));
-			if (isObject(value)) persona = value;
-		} catch {
-			// unreadable, or a link out of the folder: listed, without content
-		}
-		out.push({ id, persona });
+		// read as the check reads it; unreadable, refused (a link out of the folder, too large,
+		// nested too deep) or not an object: listed, without content
+		const value = (await readJsonFile(dir, `personas/${n}`, new ProblemList()))?.doc.value;
+		out.push({ id, persona: isObject(value) ? value : null });
 	}
 	return out;
 }
@@ -741,7 +751,7 @@ export async function writePersona(worldsDir: string, world: string, id: string,
 	const file = `personas/${id}.json`;
 	const text = jsonText(body);
 	const problems = new ProblemList();
-	const f = parseJsonFile(file, text, problems);
+	const f = sizedJsonFile(file, text, problems);
 	if (f) {
 		const pf = checkPersonaFile(f, id, problems);
 		const zones = await savedZones(dir);

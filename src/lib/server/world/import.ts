@@ -15,7 +15,7 @@ import type { TilesetView } from '../../world/types';
 import { parseXml, XmlSyntaxError, type XmlElement } from '../../world/xml';
 import { analyseZones } from '../../world/zones';
 import { worldsDir as defaultWorldsDir } from '../files';
-import { formatBytes, inflateCapped, LIMIT_ENV, limits, readTextCapped, xmlLimits } from '../limits';
+import { formatBytes, inflateCapped, jsonDepthOfMaps, jsonTooDeep, LIMIT_ENV, limits, readTextCapped, xmlLimits } from '../limits';
 import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from '../../world/json';
 import { checkMapDoc, readMapDocAt, writeMapDoc, xmlText } from './tmx-doc';
 import { confinedFile, confinedImage, readMap, tooManyTiles } from './tmx';
@@ -359,6 +359,9 @@ async function readJsonDoc(abs: string, label: string, mapName: string): Promise
 	} catch (e) {
 		return refuse(mapName, [{ file: label, message: `cannot read the file: ${(e as Error).message}` }]);
 	}
+	// a Tiled JSON map nests as its XML would (group layers, class properties)
+	const deep = jsonTooDeep(text, jsonDepthOfMaps());
+	if (deep) return refuse(mapName, [{ file: label, where: `line ${deep.line}, column ${deep.column}`, message: `refused: its ${deep.message}` }]);
 	try {
 		return parseJson(text);
 	} catch (e) {

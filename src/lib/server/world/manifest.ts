@@ -13,7 +13,8 @@ import {
 } from '../../engine/types';
 import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from '../../world/json';
 import { lineWhere, type ProblemList, type ProblemPlace } from '../../world/problems';
-import { readTextCapped } from '../limits';
+import { ConfinedPathError, realInside } from '../files';
+import { FileLimitError, jsonTooDeep, LIMIT_ENV, limits, readTextCapped } from '../limits';
 
 export interface JsonFile {
 	/** relative to the world folder */
@@ -29,28 +30,48 @@ export function placeOfFile(file: string, field?: string): ProblemPlace | undefi
 	return m ? { kind: 'persona', id: m[1], ...f } : undefined;
 }
 
-/** Reads and parses one JSON file. undefined = missing or unreadable (reported unless optional). */
+/**
+ * The text of a JSON file of a world, read the one way every reader of a world reads it
+ * (`world check`, a run loading its world, the editor): links followed only inside the world
+ * folder (one leading out is refused naming the link, never anything of its target), at most
+ * `maxWorldJsonBytes`. Throws ConfinedPathError or FileLimitError.
+ */
+export async function readWorldJsonText(dir: string, file: string): Promise<string> {
+	const l = limits();
+	return readTextCapped(await realInside(dir, file, 'file'), l.maxWorldJsonBytes, LIMIT_ENV.maxWorldJsonBytes);
+}
+
+/** Reads and parses one JSON file of a world. undefined = missing or refused (reported unless optional and missing). */
 export async function readJsonFile(
 	dir: string,
 	file: string,
 	problems: ProblemList,
 	optional = false
 ): Promise<JsonFile | undefined> {
-	const abs = path.join(dir, file);
 	let text: string;
 	try {
-		text = await readTextCapped(abs);
+		text = await readWorldJsonText(dir, file);
 	} catch (e) {
-		if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+		if (e instanceof ConfinedPathError && e.refusal === 'missing') {
 			if (!optional) problems.error(file, undefined, 'file not found', placeOfFile(file));
-		} else problems.error(file, undefined, `cannot read the file: ${(e as Error).message}`, placeOfFile(file));
+		} else if (e instanceof ConfinedPathError) problems.error(file, undefined, `refused: ${e.message}`, placeOfFile(file));
+		else if (e instanceof FileLimitError) problems.error(file, undefined, `refused: ${e.message}`, placeOfFile(file));
+		else problems.error(file, undefined, `cannot read the file: ${(e as Error).message}`, placeOfFile(file));
 		return undefined;
 	}
 	return parseJsonFile(file, text, problems);
 }
 
-/** Parses the text of a world's JSON file (read from disk or about to be written). */
+/**
+ * Parses the text of a world's JSON file (read from disk or about to be written). Lists and
+ * objects nested past `maxJsonDepth` are refused before the text is parsed.
+ */
 export function parseJsonFile(file: string, text: string, problems: ProblemList): JsonFile | undefined {
+	const deep = jsonTooDeep(text);
+	if (deep) {
+		problems.error(file, `line ${deep.line}, column ${deep.column}`, `refused: its ${deep.message}`, placeOfFile(file));
+		return undefined;
+	}
 	try {
 		const doc = parseJson(text);
 		for (const d of doc.duplicates) {
@@ -379,11 +400,15 @@ const PERSONA_FIELDS = {
 const PERCEPTION_FIELDS = ['visionRadius', 'attentionBandwidth', 'retention', 'reactionMinutes'] as const;
 
 export async function readPersonas(dir: string, problems: ProblemList): Promise<Personas> {
-	const pdir = path.join(dir, 'personas');
 	let names: string[];
 	try {
-		names = (await readdir(pdir)).filter((n) => n.toLowerCase().endsWith('.json')).sort();
-	} catch {
+		// the folder is confined like the files: a link out of the world is refused, not listed
+		names = (await readdir(await realInside(dir, 'personas', 'directory'))).filter((n) => n.toLowerCase().endsWith('.json')).sort();
+	} catch (e) {
+		if (e instanceof ConfinedPathError && (e.refusal === 'outside' || e.refusal === 'dangling')) {
+			problems.error('personas', undefined, `refused: ${e.message}`);
+			return { files: [], stems: [] };
+		}
 		problems.warn('personas', undefined, 'the world has no personas folder, so it has no agents');
 		return { files: [], stems: [] };
 	}
@@ -430,6 +455,12 @@ function checkPersona(
 		knownPlaces: c.stringList(v, [], 'knownPlaces'),
 		seedMemories: c.stringList(v, [], 'seedMemories')
 	};
+	const maxSeeds = limits().maxSeedMemories;
+	if (def.seedMemories !== undefined && def.seedMemories.length > maxSeeds)
+		c.error(
+			['seedMemories'],
+			`"seedMemories" holds ${def.seedMemories.length.toLocaleString('en')} memories, more than the ${maxSeeds.toLocaleString('en')} an agent may start with (${LIMIT_ENV.maxSeedMemories})`
+		);
 	if (def.id !== undefined && def.id !== stem)
 		c.error(['id'], `"id" is "${def.id}" but the file is named ${stem}.json; they must match`);
 	if (def.home !== undefined && def.home.split(':').length !== 2)

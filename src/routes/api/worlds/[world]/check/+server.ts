@@ -1,8 +1,8 @@
 // The checks a run makes of a world, with an unsaved map standing for the saved one.
 import { worldsDir } from '$lib/server/files';
-import { checkWorldEdit, MAP_BODY_LIMIT, readJsonBody, respond } from '$lib/server/world/edit';
+import { checkWorldEdit, readMapBody, respond } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 
 /** { doc?: MapDoc } -> WorldChecks */
 export const POST: RequestHandler = ({ params, request }) =>
-	respond(async () => checkWorldEdit(worldsDir(), params.world, await readJsonBody(request, MAP_BODY_LIMIT)));
+	respond(async () => checkWorldEdit(worldsDir(), params.world, await readMapBody(request)));

@@ -1,6 +1,6 @@
 // A world's map as an editable MapDoc: read it, or save it and get the world's checks back.
 import { worldsDir } from '$lib/server/files';
-import { MAP_BODY_LIMIT, readJsonBody, readWorldMap, respond, saveWorldMap } from '$lib/server/world/edit';
+import { readMapBody, readWorldMap, respond, saveWorldMap } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 
 /** MapResponse */
@@ -8,4 +8,4 @@ export const GET: RequestHandler = ({ params }) => respond(async () => ({ doc: a
 
 /** MapResponse -> SaveMapResult */
 export const PUT: RequestHandler = ({ params, request }) =>
-	respond(async () => saveWorldMap(worldsDir(), params.world, await readJsonBody(request, MAP_BODY_LIMIT)));
+	respond(async () => saveWorldMap(worldsDir(), params.world, await readMapBody(request)));

@@ -54,6 +54,7 @@ BENCHES.experiments = async () => (await import('./experiments')).benchExperimen
 BENCHES.cache = async () => (await import('./cache')).benchCache();
 BENCHES.deadline = async () => (await import('./deadline')).benchDeadline();
 BENCHES.evaluation = async () => (await import('./evaluation')).benchEvaluation();
+BENCHES.search = async () => (await import('./search')).benchSearch();
 
 async function main() {
 	const { values } = parseArgs({ options: { only: { type: 'string' }, readme: { type: 'boolean', default: false } } });

@@ -27,6 +27,9 @@ import type {
 	WorldListing,
 	WorldSettingsDoc
 } from '$lib/api/types';
+import type { SearchAnswer } from '$lib/api/search';
+import type { StepChanges } from '$lib/api/changes';
+import type { ModelUse } from '$lib/api/model-use';
 import type { RetrievalTable, TraceSummary } from '$lib/server/run/traces';
 import type { MapDoc } from '$lib/world/doc';
 import type { WorldProblem } from '$lib/world/problems';
@@ -158,6 +161,13 @@ export function createApi(f: Fetch = defaultFetch) {
 		objects: (id: string, step: number, signal?: AbortSignal) => request<ObjectStates>(f, `${run(id)}/objects${query({ step })}`, { signal }),
 		interview: (id: string, body: InterviewRequest) =>
 			post<InterviewAnswer>(f, `${run(id)}/interview`, body),
+		/** The run searched: memories, model calls and conversation lines in one ranked list. */
+		search: (id: string, q: string, filter: { agent?: string; kind?: string; limit?: number } = {}, signal?: AbortSignal) =>
+			request<SearchAnswer>(f, `${run(id)}/search${query({ q, ...filter })}`, { signal }),
+		/** What the step to the state after `step` steps did. */
+		changes: (id: string, step: number, signal?: AbortSignal) => request<StepChanges>(f, `${run(id)}/changes${query({ step })}`, { signal }),
+		/** Model calls, tokens and latency per game hour and per template. */
+		modelUse: (id: string, signal?: AbortSignal) => request<ModelUse>(f, `${run(id)}/model-use`, { signal }),
 		eventsUrl: (id: string) => `${run(id)}/events`
 	};
 }

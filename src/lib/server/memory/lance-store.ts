@@ -10,6 +10,10 @@
 // Each memory keeps its source (provenance). Tables written before sources were recorded have
 // no "source" column: the first append to such a table adds it (empty for the rows already
 // there), and a row without a source gets the one derived from its kind (`sourceOf`) on reading.
+//
+// A search of the run (../search/) makes a full-text index over the descriptions (TEXT_INDEX,
+// LanceDB's BM25 index) once and keeps it in the table; memories appended later are searched
+// by a scan until `compact` merges them into it. `nearest` and `searchText` search every agent.
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -74,6 +78,41 @@ export interface SearchHit {
 	description: string;
 	/** cosine distance: 1 - cosine similarity (0 = same direction, 2 = opposite) */
 	distance: number;
+}
+
+/** The full-text (BM25) index over memory descriptions: built once per run, kept in its table. */
+export const TEXT_INDEX = 'description_idx';
+
+/** How the memories of a whole run are searched (`searchText`, `nearest`): which, and how many. */
+export interface RunSearchOptions {
+	/** only this agent's memories */
+	agent?: string;
+	/** only memories of these kinds */
+	kinds?: readonly MemoryKind[];
+	limit: number;
+}
+
+/** A memory found in a search over the run. */
+export interface MemoryHit {
+	id: string;
+	agent: string;
+	index: number;
+	kind: MemoryKind;
+	description: string;
+	step: number;
+	importance: number;
+	/** full text: BM25 (higher is better); by meaning: cosine similarity (1 - cosine distance) */
+	score: number;
+}
+
+export interface TextIndexInfo {
+	/** the index was made by this call (false: it was there) */
+	created: boolean;
+	ms: number;
+	/** bytes of the index files, rows it holds and rows appended since (searched without it until the next compaction) */
+	bytes: number;
+	indexedRows: number;
+	unindexedRows: number;
 }
 
 export interface StoreStats {
@@ -234,6 +273,79 @@ export class MemoryStore {
 			.sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 	}
 
+	/**
+	 * Makes the full-text index over descriptions (TEXT_INDEX) unless the table has it: English
+	 * stemming ("parties" finds "party"), stop words left out, no positions (no phrase queries,
+	 * a smaller index). Made once per run and kept in the table; memories appended later are
+	 * searched without it (exactly, by a scan) until `compact` merges them into it. Another
+	 * process making it at the same moment is no error.
+	 */
+	ensureTextIndex(): Promise<TextIndexInfo> {
+		return this.serial(async () => {
+			const t0 = performance.now();
+			let created = false;
+			if (!(await this.textIndexed()) && (await this.table.countRows()) > 0) {
+				const { Index } = await loadLance();
+				try {
+					await this.table.createIndex('description', {
+						config: Index.fts({ stem: true, language: 'English', removeStopWords: true, withPosition: false }),
+						name: TEXT_INDEX,
+						replace: false
+					});
+					created = true;
+				} catch (e) {
+					// made meanwhile by another process
+					if (!(await this.textIndexed())) throw e;
+				}
+			}
+			const ms = performance.now() - t0;
+			const config = (await this.table.listIndices()).find((i) => i.name === TEXT_INDEX);
+			const stats = config ? await this.table.indexStats(TEXT_INDEX) : undefined;
+			return {
+				created,
+				ms,
+				bytes: config?.sizeBytes ?? 0,
+				indexedRows: stats?.numIndexedRows ?? 0,
+				unindexedRows: stats?.numUnindexedRows ?? (await this.table.countRows())
+			};
+		});
+	}
+
+	/**
+	 * Memories of the whole run (or of one agent) whose descriptions hold the query's words, by
+	 * BM25, best first. Needs the index (`ensureTextIndex`); none before it is made.
+	 */
+	async searchText(query: string, opts: RunSearchOptions): Promise<MemoryHit[]> {
+		this.assertOpen();
+		if (!(opts.limit > 0) || !query.trim() || !(await this.textIndexed())) return [];
+		const q = this.table.query().fullTextSearch(query, { columns: 'description' }).select([...HIT_COLUMNS, '_score']).limit(Math.floor(opts.limit));
+		const filter = hitFilter(opts);
+		if (filter) q.where(filter);
+		const rows = (await q.toArray()) as (HitRow & { _score: number })[];
+		return rows.map((r) => hitOf(r, r._score)).sort((a, b) => b.score - a.score || byAgentAndIndex(a, b));
+	}
+
+	/**
+	 * The memories of the whole run (or of one agent) nearest to a vector by cosine distance,
+	 * nearest first (an exhaustive search: exact). `score` is the cosine similarity.
+	 */
+	async nearest(vector: Float32Array, opts: RunSearchOptions): Promise<MemoryHit[]> {
+		this.assertOpen();
+		if (vector.length !== this.dimensions) {
+			throw new Error(`memory search: the query has ${vector.length} dimensions, the store ${this.dimensions}`);
+		}
+		if (!(opts.limit > 0)) return [];
+		const q = this.table.vectorSearch(vector).distanceType('cosine').select([...HIT_COLUMNS, '_distance']).limit(Math.floor(opts.limit));
+		const filter = hitFilter(opts);
+		if (filter) q.where(filter);
+		const rows = (await q.toArray()) as (HitRow & { _distance: number })[];
+		return rows.map((r) => hitOf(r, 1 - r._distance)).sort((a, b) => b.score - a.score || byAgentAndIndex(a, b));
+	}
+
+	private async textIndexed(): Promise<boolean> {
+		return (await this.table.listIndices()).some((i) => i.name === TEXT_INDEX);
+	}
+
 	/** The records with these ids, in the order asked; unknown ids are left out. */
 	async byIds(ids: readonly string[]): Promise<MemoryRecord[]> {
 		this.assertOpen();
@@ -383,6 +495,22 @@ function loadFilter(opts: LoadOptions): string | null {
 	const { agent, maxIndexByAgent: limits } = opts;
 	if (!limits) return agent === undefined ? '' : `agent = ${sqlString(agent)}`;
 	return limitFilter(agent === undefined ? limits : agent in limits ? { [agent]: limits[agent] } : {});
+}
+
+const HIT_COLUMNS = ['id', 'agent', 'index', 'kind', 'description', 'step', 'importance'] as const;
+
+type HitRow = Omit<MemoryHit, 'score'>;
+
+function hitOf(r: HitRow, score: number): MemoryHit {
+	return { id: r.id, agent: r.agent, index: r.index, kind: r.kind, description: r.description, step: r.step, importance: r.importance, score };
+}
+
+/** The filter of a search over the run: '' for every memory. */
+function hitFilter(opts: RunSearchOptions): string {
+	const parts: string[] = [];
+	if (opts.agent !== undefined) parts.push(`agent = ${sqlString(opts.agent)}`);
+	if (opts.kinds) parts.push(opts.kinds.length ? `kind IN (${opts.kinds.map(sqlString).join(', ')})` : 'false');
+	return parts.join(' AND ');
 }
 
 /** Rows within per-agent max indices; null when no row can be. */

@@ -36,6 +36,9 @@ import { formatEvalReport, formatHumanAnswers, formatInterviewSet } from '../lib
 import { parseHumanAnswersFile } from '../lib/server/eval/evaluation-file';
 import { humanAnswersFile, saveHumanAnswers } from '../lib/server/eval/human';
 import type { GatewayActivity } from '../lib/server/model/gateway';
+import { runsImport, worldImportReference } from './reference';
+import { stepChanges } from '../lib/server/store/changes';
+import { changesText, exportCommand, searchCommand } from './find';
 
 const HELP = `Simulacra Studio command line
 
@@ -49,17 +52,37 @@ const HELP = `Simulacra Studio command line
   resume RUN [--steps N] [--budget-tokens N] [--budget-usd X] [--allow-model-change]
                          continue an interrupted or paused run (a new budget
                          replaces the old one)
-  inspect RUN --step N   the state after N steps: time, stateHash, agents, the last step's events
+  inspect RUN --step N [--changes]
+                         the state after N steps: time, stateHash, agents, the last step's events;
+                         --changes: everything that step did (moves, actions, memories, plans,
+                         objects, conversations, reactions, inputs, model calls)
+  search RUN "QUERY" [--agent NAME] [--kind KIND] [--limit N]
+                         memories by meaning and by words, model calls by prompt and answer,
+                         conversations by line: one ranked list (KIND: memory, call,
+                         conversation, or a memory kind; indexes are made on first use)
+  export RUN --otlp FILE | --otlp-endpoint URL [--now]
+                         the run as an OpenTelemetry trace (a span per step, a GenAI span per
+                         model call): OTLP/JSON lines in FILE, or sent over OTLP/HTTP (headers
+                         from OTEL_EXPORTER_OTLP_HEADERS); --now moves it from game time to now
   world check W|PATH     validate a world; exit 1 when it has errors
   world tree W           the environment tree (world -> sector -> arena -> object)
   world import PATH --name NAME [--root DIR]
                          make a new world from a Tiled map (.tmx, .tmj or .json); its
                          tilesets and images may come from DIR (default: the map's folder)
+  world import CHECKOUT --storage SIM --name NAME
+                         make a new world from a checkout of the reference implementation
+                         (joonspk-research/generative_agents): its town, and the personas
+                         and clock of storage/SIM (missing tile art gets placeholders)
   runs                   list runs (a run whose process died shows as interrupted)
   runs check RUN         verify a run's commit lines, snapshots and memory rows;
                          says what is wrong and how to repair it (exit 1 when wrong)
   runs rm RUN            remove a run and what only it uses (refused while it is
                          being written or has forks)
+  runs import FOLDER --world W [--model offline|openai]
+                         a simulation recorded by the reference implementation
+                         (storage/SIM or compressed_storage/SIM) as a run of world W
+                         (imported from the same simulation); fork it at its last step
+                         to continue it
   diff RUN_A RUN_B       what differs between two runs: set-up, first divergence,
                          agents, conversations, memories, fail-safes
   retrievals RUN --agent NAME [--step N]
@@ -341,6 +364,7 @@ async function main(argv: string[]): Promise<number> {
 			purpose: { type: 'string' },
 			name: { type: 'string' },
 			root: { type: 'string' },
+			storage: { type: 'string' },
 			message: { type: 'string', short: 'm' },
 			remember: { type: 'boolean', default: false },
 			input: { type: 'string' },
@@ -352,6 +376,12 @@ async function main(argv: string[]): Promise<number> {
 			'budget-usd': { type: 'string' },
 			'allow-model-change': { type: 'boolean', default: false },
 			estimate: { type: 'boolean', default: false },
+			changes: { type: 'boolean', default: false },
+			kind: { type: 'string' },
+			limit: { type: 'string' },
+			otlp: { type: 'string' },
+			'otlp-endpoint': { type: 'string' },
+			now: { type: 'boolean', default: false },
 			help: { type: 'boolean', short: 'h', default: false }
 		}
 	});
@@ -429,13 +459,15 @@ async function main(argv: string[]): Promise<number> {
 			const nameOf = (agent: string) => sim.state.agents.find((a) => a.id === agent)?.name ?? agent;
 			// what the step that led here did (reactions, plans, reflections, conversations, inputs)
 			const events = reader.steps().find((l) => l.step === step - 1)?.events ?? [];
+			const diff = values.changes ? await stepChanges(id, step) : null;
 			const result = {
 				run: id,
 				step,
 				time: formatIso(sim.time),
 				stateHash: stateHash(sim),
-				agents: sim.view().map((a) => ({ id: a.id, name: a.name, tile: [a.x, a.y], action: a.activity, emoji: a.emoji, address: a.address })),
-				events
+				agents: sim.view().map((a) => ({ id: a.id, name: a.name, tile: [a.x, a.y], action: a.activity, emoji: a.emoji, address: a.address, memories: sim.stream(a.id).size })),
+				events,
+				...(diff ? { changes: diff.changes } : {})
 			};
 			print(out, result, () =>
 				[
@@ -451,7 +483,8 @@ async function main(argv: string[]): Promise<number> {
 								: e.kind === 'input'
 									? `  input: ${e.input}${e.agent ? ` for ${nameOf(e.agent)}` : ''}`
 									: `  ${e.kind}: ${nameOf(e.agent)}${e.kind === 'failsafe' ? ` (${e.template})` : ''}`
-					)
+					),
+					...(diff ? changesText(diff) : [])
 				].join('\n')
 			);
 			return 0;
@@ -480,6 +513,7 @@ async function main(argv: string[]): Promise<number> {
 			if (sub === 'import') {
 				if (!target) throw new UsageError('world import needs the path of a Tiled map (.tmx, .tmj or .json)');
 				const name = need(values.name, 'world import needs --name NAME (the new world\'s folder name)');
+				if (values.storage !== undefined) return worldImportReference(target, { storage: need(values.storage, 'world import --storage needs a simulation of the checkout\'s storage/ folder'), name }, out);
 				try {
 					const report = await importMap(target, { name, ...(values.root !== undefined && { root: values.root }) });
 					print(out, report, () =>
@@ -516,7 +550,8 @@ async function main(argv: string[]): Promise<number> {
 				print(out, check, () => formatRunCheck(check));
 				return check.problems.length === 0 ? 0 : 1;
 			}
-			if (sub !== undefined) throw new UsageError(`unknown runs command "${sub}" (check or rm)`);
+			if (sub === 'import') return runsImport(need(id, 'runs import needs the folder of a recorded simulation'), { world: need(values.world, 'runs import needs --world W (a world imported from the same simulation)'), model: values.model }, out);
+			if (sub !== undefined) throw new UsageError(`unknown runs command "${sub}" (check, rm or import)`);
 			const runs = listRuns();
 			print(out, runs, () =>
 				runs.length === 0
@@ -693,6 +728,20 @@ async function main(argv: string[]): Promise<number> {
 			const list = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
 			const set = await runInterviews(id, { step: int(values.step, 'step'), agents: list(values.agents), conditions: list(values.conditions) });
 			print(out, set, () => formatInterviewSet(set, interviewSetFile(openRun(id).dir, set.step)));
+			return 0;
+		}
+		case 'search': {
+			const [id, query] = rest;
+			if (!id || query === undefined) throw new UsageError('search needs a run id and a query: search RUN "QUERY"');
+			const found = await searchCommand(id, query, { agent: values.agent, kind: values.kind, limit: int(values.limit, 'limit', 1) });
+			print(out, found.value, found.text);
+			return 0;
+		}
+		case 'export': {
+			const id = rest[0];
+			if (!id) throw new UsageError('export needs a run id');
+			const done = await exportCommand(id, { otlp: values.otlp, endpoint: values['otlp-endpoint'], now: values.now === true });
+			print(out, done.value, done.text);
 			return 0;
 		}
 		case 'prompts':

@@ -153,7 +153,7 @@ describe('crash-safe creation and confined copies', () => {
 		symlinkSync(secret, path.join(world, 'extra', 'notes.txt'));
 		try {
 			const before = listRuns(home).length;
-			await expect(startRun({ ...base, world, steps: 1 })).rejects.toThrow(/extra\/notes.txt is a link to .*secret.txt, outside the world folder/);
+			await expect(startRun({ ...base, world, steps: 1 })).rejects.toThrow(/extra\/notes.txt is a link to a file outside the world folder/);
 			expect(listRuns(home)).toHaveLength(before);
 		} finally {
 			rmSync(worlds, { recursive: true, force: true });

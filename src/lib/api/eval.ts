@@ -219,12 +219,23 @@ export interface EventReport {
 	event: { place: string; start: string; end: string; host?: string };
 	/** whether the evaluated step reaches the event's window */
 	status: 'not-reached' | 'in-progress' | 'complete';
-	/** told about it in a conversation (the host excluded): the earliest such memory */
+	/**
+	 * told about it in a conversation by another agent who knew of it before (the host excluded):
+	 * the earliest such memory
+	 */
 	invited: { agent: string; from: string; step: number; time: string; beforeStart: boolean; memory: MemoryRef; conversation?: string }[];
 	/** plan memories mentioning it (the host excluded) */
 	planned: { agent: string; memory: MemoryRef; rightTimeAndPlace: boolean }[];
-	/** inside the place's sector during the window, from the logged positions (the host excluded) */
+	/**
+	 * in the event's arena during the window for at least `attendance.minMinutes`, from the logged
+	 * positions (the host excluded)
+	 */
 	attended: { agent: string; arrived: string; minutes: number; knew: boolean; invited: boolean; planned: boolean }[];
+	/**
+	 * how attendance was judged: the arena (`Sector:Arena`) the event took place in, the least stay
+	 * counted as attending, and who was there for less (absent in reports made before)
+	 */
+	attendance?: { arena: string; minMinutes: number; shorter: { agent: string; minutes: number }[] };
 	/** null when the window was not reached */
 	hostPresent: boolean | null;
 	counts: {

@@ -269,6 +269,8 @@ export interface AgentDetail {
 	planRef: string;
 	summary: string;
 	spatial: Record<string, Record<string, string[]>>;
+	/** object address -> the state the agent last saw it in, where not its default (older servers: absent) */
+	seenStates?: Record<string, string>;
 	memories: MemoryView[];
 	pending: number;
 	importanceSinceReflection: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSleeping, normaliseBlocks } from './agent';
+import { fitSubtasks, isSleeping, neighbours, normaliseBlocks } from './agent';
 import { TEMPLATE_IDS } from './model';
 import { Simulation } from './sim';
 import { createTestWorld, scriptedModel } from './testing';
@@ -40,6 +40,125 @@ describe('planning', () => {
 				for (const t of b.subtasks!) expect(t.address).toMatch(/^\w+:/);
 			}
 		}
+	});
+});
+
+describe('decomposition (5-15 minute steps)', () => {
+	const block = { activity: 'working at the cafe counter', minutes: 60 };
+	const minutes = (raw: { activity: string; minutes: unknown }[], b = block) => fitSubtasks(raw, b).map((t) => [t.activity, t.minutes]);
+
+	it("keeps each step's length as the model gave it and fills the block by the reference's rule", () => {
+		// 3 x 15 in an hour: the steps stay 15 minutes (they were stretched to 20) and the block goes on
+		expect(minutes([{ activity: 'a', minutes: 15 }, { activity: 'b', minutes: 15 }, { activity: 'c', minutes: 15 }])).toEqual([
+			['a', 15],
+			['b', 15],
+			['c', 15],
+			['working at the cafe counter', 15]
+		]);
+		// too short: the last step absorbs the remainder up to 15 minutes, then the block's activity
+		expect(minutes([{ activity: 'a', minutes: 10 }, { activity: 'b', minutes: 10 }])).toEqual([
+			['a', 10],
+			['b', 15],
+			['working at the cafe counter', 12],
+			['working at the cafe counter', 12],
+			['working at the cafe counter', 11]
+		]);
+		// too long: cut where the block ends
+		const five = ['a', 'b', 'c', 'd', 'e'].map((activity) => ({ activity, minutes: 15 }));
+		expect(minutes(five)).toEqual([
+			['a', 15],
+			['b', 15],
+			['c', 15],
+			['d', 15]
+		]);
+		// a step cut to under 5 minutes shares the time with the one before
+		expect(minutes(five, { ...block, minutes: 62 })).toEqual([
+			['a', 15],
+			['b', 15],
+			['c', 15],
+			['d', 12],
+			['e', 5]
+		]);
+		expect(minutes(five, { ...block, minutes: 48 })).toEqual([
+			['a', 15],
+			['b', 15],
+			['c', 18 - 5],
+			['d', 5]
+		]);
+		// out-of-range lengths are clamped to 5-15; odd entries are dropped; nothing usable: the block's activity
+		expect(minutes([{ activity: 'a', minutes: 40 }, { activity: '', minutes: 5 }, { activity: 'b', minutes: 1 }, { activity: 'c', minutes: 'ten' }], { ...block, minutes: 30 })).toEqual([
+			['a', 15],
+			['b', 5],
+			['c', 10]
+		]);
+		expect(minutes([], { ...block, minutes: 40 })).toEqual([
+			['working at the cafe counter', 14],
+			['working at the cafe counter', 13],
+			['working at the cafe counter', 13]
+		]);
+		// a block shorter than 5 minutes is one step
+		expect(minutes([{ activity: 'a', minutes: 10 }], { ...block, minutes: 3 })).toEqual([['a', 3]]);
+	});
+
+	it('every fill adds up to the block in steps of 5-15 minutes', () => {
+		for (let total = 5; total <= 240; total += 1) {
+			for (const lengths of [[15], [5, 5], [15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15], [7, 13, 9], [14, 14, 3]]) {
+				const steps = fitSubtasks(lengths.map((m, i) => ({ activity: `s${i}`, minutes: m })), { activity: 'x', minutes: total });
+				expect(steps.reduce((n, t) => n + t.minutes, 0), `${total} ${lengths}`).toBe(total);
+				for (const t of steps) expect([total, t.minutes, t.minutes >= 5 && t.minutes <= 15]).toEqual([total, t.minutes, true]);
+			}
+		}
+	});
+
+	it('a block is decomposed knowing the blocks before and after it, and its steps keep their lengths', async () => {
+		const model = scriptedModel({
+			decompose_task: () => ({ subtasks: [{ activity: 'a', minutes: 15 }, { activity: 'b', minutes: 15 }, { activity: 'c', minutes: 15 }] })
+		});
+		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);
+		for (let i = 0; i < 70; i++) await sim.step([], model); // 07:00 -> 08:10
+		const calls = model.calls.filter((c) => c.template === 'decompose_task' && c.agent === 'ana-alder');
+		const first = calls.find((c) => c.vars.activity === 'having breakfast in the kitchen')!;
+		expect(first.vars).toMatchObject({ previous: '12:00 am to 7:00 am: sleeping (asleep)', next: '8:00 am to 12:00 pm: working at the cafe counter' });
+		const second = calls.find((c) => c.vars.activity === 'working at the cafe counter')!;
+		expect(second.vars).toMatchObject({ previous: '7:00 am to 8:00 am: having breakfast in the kitchen', next: '12:00 pm to 1:00 pm: eating lunch at the cafe' });
+		const breakfast = sim.agent('ana-alder').plan!.blocks[0];
+		expect(breakfast.subtasks!.map((t) => t.minutes)).toEqual([15, 15, 15, 15]);
+	});
+
+	it('hour-block plans carry their place once one is chosen: a sleep block its bed, a decomposed block its arena', async () => {
+		const model = scriptedModel();
+		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);
+		for (let i = 0; i < 70; i++) await sim.step([], model); // 07:00 -> 08:10
+		const plans = sim.stream('ana-alder').records.filter((m) => m.kind === 'plan');
+		const night = plans.find((m) => m.description.startsWith('Ana\'s plan: sleeping from 10:00 pm'))!;
+		expect(night.plan!.address).toBe('House:bedroom:bed');
+		// the breakfast block, decomposed at 07:00: remembered with the arena its steps happen in
+		const breakfast = plans.filter((m) => m.description.startsWith("Ana's plan: having breakfast in the kitchen from 7:00 am to 8:00 am"));
+		expect(breakfast.map((m) => m.plan!.address)).toEqual(['', 'House:kitchen']);
+		expect(breakfast[1].description).toMatch(/, at House \(kitchen\)$/);
+		// every plan memory whose place was chosen has it: the steps, and the blocks after decomposition
+		for (const m of plans) if (/ at \d{1,2}:\d\d [ap]m on /.test(m.description)) expect(m.plan!.address, m.description).toMatch(/^\w+:\w+/);
+		const decomposed = sim.agent('ana-alder').plan!.blocks.filter((b) => b.subtasks);
+		expect(decomposed.length).toBe(2);
+		for (const b of decomposed) {
+			const withPlace = plans.filter((m) => m.plan!.start === sim.world.start - 7 * 3600_000 + b.start * 60_000 && m.plan!.minutes === b.minutes && m.plan!.address);
+			expect(withPlace.length, b.activity).toBeGreaterThan(0);
+		}
+	});
+
+	it('neighbours: the night before the first block, the block after the last', () => {
+		const plan = {
+			day: 0,
+			wakeMinute: 420,
+			agenda: [],
+			blocks: [
+				{ start: 420, minutes: 60, activity: 'breakfast', subtasks: null },
+				{ start: 480, minutes: 960, activity: 'sleeping', subtasks: null, sleep: true }
+			]
+		};
+		expect(neighbours(plan, plan.blocks[0])).toEqual({ previous: '12:00 am to 7:00 am: sleeping (asleep)', next: '8:00 am to 12:00 am: sleeping (asleep)' });
+		// a copy of the block (work done ahead) finds its place by start and activity
+		expect(neighbours(plan, { ...plan.blocks[0] }).next).toBe('8:00 am to 12:00 am: sleeping (asleep)');
 	});
 });
 

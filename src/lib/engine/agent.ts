@@ -2,7 +2,7 @@
 // here works through an AgentContext and so touches only its own agent.
 
 import { DAY, MINUTE, dayIndex, dayStart, formatClock12, formatDate, formatDateTime, minuteOfDay, parseClock } from './clock';
-import type { AgentContext } from './context';
+import type { AgentContext, NewMemory } from './context';
 import type { MemoryRecord } from './memory';
 import type { ActionState, AgentState, DayPlan, PlanBlock, ReactingState, Subtask, TalkState } from './state';
 import { DEFAULT_SETTINGS, type PersonaDef, type RetrievalK } from './types';
@@ -187,6 +187,8 @@ export async function planDay(ctx: AgentContext): Promise<void> {
 	const date = formatDate(ctx.now);
 	if (a.plan && a.plan.day !== today) a.yesterday = await daySummary(ctx);
 	if (ctx.state.ablate.planning) {
+		// Without planning there is no plan for the day: the agent acts from moment to moment
+		// (see `momentDue`). The empty plan only marks the day as begun.
 		a.plan = { day: today, wakeMinute: 0, agenda: [], blocks: [] };
 		return;
 	}
@@ -225,22 +227,42 @@ export async function planDay(ctx: AgentContext): Promise<void> {
 		{
 			kind: 'plan',
 			description: `${p.firstName}'s plan for ${date}: wake up at ${formatClock12(wakeMinute)}; ${agenda.join('; ')}`,
+			// No single place: the agenda is the whole day in broad strokes, spent in several
+			// places, and its items are the model's text without times or places (the schedule
+			// below gives them times; each block gets its place when one is chosen for it).
 			plan: { address: '', start: base + wakeMinute * MINUTE, minutes: 24 * 60 - wakeMinute }
 		},
-		...blocks.map((b) => ({
-			kind: 'plan' as const,
-			description: `${p.firstName}'s plan: ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
-			plan: { address: '', start: base + b.start * MINUTE, minutes: b.minutes }
-		}))
+		...blockMemories(ctx, blocks, `${p.firstName}'s plan`)
 	], { defer: true });
 	ctx.out.events.push({ kind: 'plan', agent: a.id, day: today });
+}
+
+/**
+ * The plan memories of a schedule's hour blocks, with the place where each happens when it is
+ * known already: a sleep block is spent in bed at home. The place of any other block is chosen
+ * when it is decomposed, and the block is remembered again then with it (see `decompose`).
+ */
+function blockMemories(ctx: AgentContext, blocks: readonly PlanBlock[], lead: string): NewMemory[] {
+	const date = formatDate(ctx.now);
+	const base = dayStart(ctx.now);
+	return blocks.map((b) => ({
+		kind: 'plan' as const,
+		description: `${lead}: ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
+		plan: { address: b.sleep ? bedAddress(ctx) : '', start: base + b.start * MINUTE, minutes: b.minutes }
+	}));
 }
 
 /** Regenerates the rest of today's schedule from now, after a reaction or an inner voice. */
 export async function replan(ctx: AgentContext, reason: string): Promise<void> {
 	const a = ctx.agent;
 	const plan = a.plan;
-	if (!plan || ctx.state.ablate.planning) return;
+	if (!plan) return;
+	if (ctx.state.ablate.planning) {
+		// no plan to rewrite: the current action stops and the next one is chosen with this in mind
+		a.intention = reason;
+		a.action.end = ctx.now;
+		return;
+	}
 	const now = minuteOfDay(ctx.now);
 	const remaining = plan.blocks.filter((b) => b.start + b.minutes > now);
 	const answer = await ctx.ask<{ blocks: RawBlock[] }>(
@@ -260,46 +282,133 @@ export async function replan(ctx: AgentContext, reason: string): Promise<void> {
 	if (past && past.start < now) kept.push({ ...past, minutes: now - past.start });
 	const fresh = normaliseBlocks(answer.value.blocks, now);
 	plan.blocks = [...kept, ...fresh];
-	const date = formatDate(ctx.now);
-	await ctx.memorize(
-		fresh.map((b) => ({
-			kind: 'plan' as const,
-			description: `${a.name.split(' ')[0]}'s new plan: ${b.activity} from ${formatClock12(b.start)} to ${formatClock12(b.start + b.minutes)} on ${date}`,
-			plan: { address: '', start: dayStart(ctx.now) + b.start * MINUTE, minutes: b.minutes }
-		})),
-		{ defer: true }
-	);
+	await ctx.memorize(blockMemories(ctx, fresh, `${a.name.split(' ')[0]}'s new plan`), { defer: true });
 	// The current action stops so the next step starts the new plan.
 	a.action.end = ctx.now;
 }
 
-/** 5-15 minute steps of a block, stored as plan memories; durations are made to fill the block. */
+/** A subtask as a model writes it (`decompose_task`); anything may be missing or odd. */
+export interface RawSubtask {
+	activity?: unknown;
+	minutes?: unknown;
+}
+
+/** The shortest and longest step of a decomposed block (the paper's 5-15 minute actions). */
+export const STEP_MIN = 5;
+export const STEP_MAX = 15;
+
+/** `total` minutes as 5-15 minute steps, as even as can be (one step when `total` is under 5). */
+export function stepMinutes(total: number): number[] {
+	if (total <= STEP_MAX) return total > 0 ? [total] : [];
+	const n = Math.ceil(total / STEP_MAX);
+	const base = Math.floor(total / n);
+	return Array.from({ length: n }, (_, i) => base + (i < total - base * n ? 1 : 0));
+}
+
+/**
+ * The steps of a block from the model's subtasks. Each keeps the length the model gave it,
+ * clamped to 5-15 minutes; the prompt asks for steps that add up to the block, and when they
+ * do not, the reference implementation's rule fills it:
+ * - too long: the list is cut where the block ends (the step that crosses the end is shortened
+ *   to it; one left under 5 minutes is joined to the step before, or the two share the time so
+ *   that both last 5-15 minutes);
+ * - too short: the last step absorbs the remainder, up to 15 minutes, and the block's own
+ *   activity goes on in 5-15 minute steps for what is left.
+ * The steps add up to the block exactly, and each lasts 5-15 minutes unless the block itself
+ * is shorter than 5.
+ */
+export function fitSubtasks(raw: readonly RawSubtask[] | undefined, block: Pick<PlanBlock, 'activity' | 'minutes'>): Subtask[] {
+	const total = Math.max(1, Math.round(block.minutes));
+	const given = (Array.isArray(raw) ? raw : [])
+		.filter((s): s is { activity: string; minutes?: unknown } => !!s && typeof s === 'object' && typeof s.activity === 'string' && s.activity.trim() !== '')
+		.map((s) => {
+			const m = Number(s.minutes);
+			return { activity: s.activity.trim(), minutes: Math.min(STEP_MAX, Math.max(STEP_MIN, Number.isFinite(m) ? Math.round(m) : 10)) };
+		});
+	if (total < STEP_MIN) return [{ activity: given[0]?.activity ?? block.activity, minutes: total }];
+	const out: Subtask[] = [];
+	let used = 0;
+	for (const s of given) {
+		if (used >= total) break;
+		const minutes = Math.min(s.minutes, total - used);
+		out.push({ activity: s.activity, minutes });
+		used += minutes;
+	}
+	const last = out.at(-1);
+	if (last && last.minutes < STEP_MIN && out.length > 1) {
+		// cut at the block's end, too short: the step before takes it, or the two share the time
+		const before = out[out.length - 2];
+		const both = before.minutes + last.minutes;
+		if (both <= STEP_MAX) {
+			before.minutes = both;
+			out.pop();
+		} else {
+			before.minutes = both - STEP_MIN;
+			last.minutes = STEP_MIN;
+		}
+	}
+	let rest = total - used;
+	if (rest > 0 && last) {
+		const absorbed = Math.min(rest, STEP_MAX - last.minutes);
+		last.minutes += absorbed;
+		rest -= absorbed;
+		if (rest > 0 && rest < STEP_MIN) {
+			// what is left must make a step of its own: the last step gives a little back
+			last.minutes -= STEP_MIN - rest;
+			rest = STEP_MIN;
+		}
+	}
+	for (const minutes of stepMinutes(rest)) out.push({ activity: block.activity, minutes });
+	return out;
+}
+
+/** A block as the decomposition prompt shows its neighbours: "4:00 pm to 5:00 pm: activity". */
+function blockText(start: number, minutes: number, activity: string, sleep = false): string {
+	return `${formatClock12(start)} to ${formatClock12(start + minutes)}: ${activity}${sleep ? ' (asleep)' : ''}`;
+}
+
+/**
+ * The blocks before and after `block` in the agent's plan, as the decomposition prompt shows
+ * them (the night before waking when it is the day's first block), so that the model does not
+ * open a block that continues the one before ("arriving at the party" again at 6 pm) or close
+ * one that goes on after it.
+ */
+export function neighbours(plan: DayPlan | null, block: PlanBlock): { previous: string; next: string } {
+	const blocks = plan?.blocks ?? [];
+	let i = blocks.indexOf(block);
+	if (i < 0) i = blocks.findIndex((b) => b.start === block.start && b.activity === block.activity);
+	const end = block.start + block.minutes;
+	const before = i > 0 ? blocks[i - 1] : undefined;
+	const after = i >= 0 ? blocks[i + 1] : blocks.find((b) => b.start === end);
+	const wake = Math.min(block.start, plan?.wakeMinute ?? block.start);
+	return {
+		previous: before ? blockText(before.start, before.minutes, before.activity, before.sleep) : blockText(0, wake, 'sleeping', true),
+		next: after ? blockText(after.start, after.minutes, after.activity, after.sleep) : blockText(end, 24 * 60 - end, 'sleeping', true)
+	};
+}
+
+/**
+ * 5-15 minute steps of a block (see `fitSubtasks`), each with its place, emoji and object
+ * state; stored as plan memories, and the block itself as a plan memory with the place where
+ * most of its time is spent.
+ */
 export async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Subtask[]> {
 	const a = ctx.agent;
-	const answer = await ctx.ask<{ subtasks: Subtask[] }>(
+	const around = neighbours(a.plan, block);
+	const answer = await ctx.ask<{ subtasks: RawSubtask[] }>(
 		'decompose_task',
 		{
 			name: a.name,
 			summary: await identity(ctx),
 			activity: block.activity,
 			start: formatClock12(block.start),
-			minutes: block.minutes
+			minutes: block.minutes,
+			previous: around.previous,
+			next: around.next
 		},
 		'plan: decompose into 5-15 minute steps'
 	);
-	const raw = (answer.value.subtasks ?? []).filter((s) => s && typeof s.activity === 'string' && s.activity.trim());
-	const parts = raw.length > 0 ? raw.map((s) => ({ activity: s.activity.trim(), weight: Math.max(1, Number(s.minutes) || 10) })) : [{ activity: block.activity, weight: 1 }];
-	// Scale to the block through rounded cumulative boundaries, so the steps add up exactly.
-	const total = parts.reduce((n, t) => n + t.weight, 0);
-	let cum = 0;
-	let prevEnd = 0;
-	const subtasks: Subtask[] = [];
-	for (const t of parts) {
-		cum += t.weight;
-		const end = Math.round((cum * block.minutes) / total);
-		if (end > prevEnd) subtasks.push({ activity: t.activity, minutes: end - prevEnd });
-		prevEnd = end;
-	}
+	const subtasks = fitSubtasks(answer.value.subtasks, block);
 	// Each step's place, emoji and object state, resolved now and concurrently: when a step
 	// begins it needs no model call, and the chains of calls run side by side.
 	const resolved = await ctx.fanOut(
@@ -311,19 +420,52 @@ export async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Su
 	let start = block.start;
 	const date = formatDate(ctx.now);
 	const base = dayStart(ctx.now);
+	const first = a.name.split(' ')[0];
+	const place = blockPlace(subtasks);
 	await ctx.memorize(
-		subtasks.map((t) => {
-			const item = {
-				kind: 'plan' as const,
-				description: `${a.name.split(' ')[0]}'s plan: ${t.activity} at ${formatClock12(start)} on ${date}`,
-				plan: { address: t.address ?? '', start: base + start * MINUTE, minutes: t.minutes }
-			};
-			start += t.minutes;
-			return item;
-		}),
+		[
+			// The hour block's plan memory stored with the day's schedule had no place yet (none
+			// was chosen); now that its steps have theirs, the block is remembered with its place.
+			...(place
+				? [
+						{
+							kind: 'plan' as const,
+							description: `${first}'s plan: ${block.activity} from ${formatClock12(block.start)} to ${formatClock12(block.start + block.minutes)} on ${date}, at ${placeText(place)}`,
+							plan: { address: place, start: base + block.start * MINUTE, minutes: block.minutes }
+						}
+					]
+				: []),
+			...subtasks.map((t) => {
+				const item = {
+					kind: 'plan' as const,
+					description: `${first}'s plan: ${t.activity} at ${formatClock12(start)} on ${date}`,
+					plan: { address: t.address ?? '', start: base + start * MINUTE, minutes: t.minutes }
+				};
+				start += t.minutes;
+				return item;
+			})
+		],
 		{ defer: true }
 	);
 	return subtasks;
+}
+
+/** Where a decomposed block happens: the arena (`Sector:Arena`) its steps spend most minutes in, the earliest on a tie; '' when none has a place. */
+export function blockPlace(subtasks: readonly Subtask[]): string {
+	const minutes = new Map<string, number>();
+	for (const t of subtasks) {
+		const arena = splitAddress(t.address ?? '').slice(0, 2).join(':');
+		if (arena.includes(':')) minutes.set(arena, (minutes.get(arena) ?? 0) + t.minutes);
+	}
+	let best = '';
+	for (const [arena, m] of minutes) if (m > (minutes.get(best) ?? 0)) best = arena;
+	return best;
+}
+
+/** An address in words: "Hobbs Cafe (cafe)", "Isabella's Apartment (main room: bed)". */
+function placeText(address: string): string {
+	const [sector, ...rest] = splitAddress(address);
+	return rest.length ? `${sector} (${rest.join(': ')})` : sector;
 }
 
 // ---------------------------------------------------------------------------
@@ -334,18 +476,22 @@ function homeParts(ctx: AgentContext): [string, string] {
 	return [sector, arena];
 }
 
+/** Where the agent sleeps: its bed at home (the home arena when it knows no bed there). */
+function bedAddress(ctx: AgentContext): string {
+	const [homeSector, homeArena] = homeParts(ctx);
+	const objects = ctx.agent.spatial[homeSector]?.[homeArena] ?? [];
+	const bed = objects.find((o) => /\bbed\b/i.test(o));
+	return bed ? `${homeSector}:${homeArena}:${bed}` : `${homeSector}:${homeArena}`;
+}
+
 /**
  * Walks the agent's own environment tree: sector, arena, object, each chosen by the model.
  * Asleep (a sleep block of the plan), the agent goes to its bed at home.
  */
 export async function chooseLocation(ctx: AgentContext, activity: string, sleeping = false): Promise<string> {
 	const a = ctx.agent;
-	const [homeSector, homeArena] = homeParts(ctx);
-	if (sleeping) {
-		const objects = a.spatial[homeSector]?.[homeArena] ?? [];
-		const bed = objects.find((o) => /\bbed\b/i.test(o));
-		return bed ? `${homeSector}:${homeArena}:${bed}` : `${homeSector}:${homeArena}`;
-	}
+	const [homeSector] = homeParts(ctx);
+	if (sleeping) return bedAddress(ctx);
 	const memoKey = `${activity}|${a.spatialVersion}`;
 	const remembered = ctx.memoGet('place', memoKey);
 	if (remembered !== undefined) return remembered;
@@ -378,7 +524,7 @@ export async function chooseLocation(ctx: AgentContext, activity: string, sleepi
 		const pickObject = objects.length === 1 ? objects[0] : (
 			await ctx.ask<{ choice: string }>(
 				'choose_object',
-				{ name: a.name, activity, arena: `${sector}:${arena}`, options: objects },
+				{ name: a.name, activity, arena: `${sector}:${arena}`, options: objects, states: seenStatesIn(a, `${sector}:${arena}`, objects) },
 				'location: object'
 			)
 		).value.choice;
@@ -386,6 +532,19 @@ export async function chooseLocation(ctx: AgentContext, activity: string, sleepi
 	}
 	ctx.memoSet('place', memoKey, address);
 	return address;
+}
+
+/**
+ * The states the agent last saw the objects of an arena in, where they were not as usual
+ * ("stove: burning"), for the prompt that picks one of them: its knowledge, stale or not.
+ */
+export function seenStatesIn(a: AgentState, arena: string, objects: readonly string[]): string[] {
+	const seen = a.seenStates;
+	if (!seen) return [];
+	return objects.flatMap((o) => {
+		const address = `${arena}:${o}`;
+		return Object.hasOwn(seen, address) ? [`${o}: ${seen[address]}`] : [];
+	});
 }
 
 /** A walkable tile to stand on for an address: the object's access tiles or the arena's floor. */
@@ -509,10 +668,46 @@ function findBlock(plan: DayPlan, minute: number): number {
 	return found;
 }
 
+/** The plan reference of actions chosen from moment to moment (without planning). */
+const MOMENT = 'moment';
+
+/**
+ * Without planning (the `planning` ablation) the agent acts from moment to moment: when its
+ * action ends it chooses the next one from its summary description, the time, where it is,
+ * what it was doing, what it has perceived lately and what it has just decided to do (a
+ * reaction or an inner voice), with no plan for the day. An awake action lasts 5-60 minutes;
+ * sleep, as long as the model says (at most 12 hours), in bed at home, after which it chooses
+ * again.
+ */
+async function momentDue(ctx: AgentContext): Promise<Due> {
+	const a = ctx.agent;
+	const intention = a.intention ?? '';
+	delete a.intention;
+	const here = ctx.sim.index.addressOf(a.tile);
+	const answer = await ctx.ask<{ activity: string; minutes: number; sleep: boolean }>(
+		'next_action',
+		{
+			name: a.name,
+			summary: await identity(ctx),
+			time: formatDateTime(ctx.now),
+			place: here ? placeText(here) : 'outdoors',
+			previous: a.action.activity || 'idle',
+			perceived: [...a.recentEvents],
+			intention
+		},
+		'action: the next one, without a plan'
+	);
+	const sleeping = answer.value.sleep === true;
+	const activity = (typeof answer.value.activity === 'string' ? answer.value.activity.trim() : '') || (sleeping ? 'sleeping' : 'resting');
+	const raw = Number(answer.value.minutes);
+	const minutes = Math.min(sleeping ? 720 : 60, Math.max(5, Number.isFinite(raw) ? Math.round(raw) : 15));
+	return { activity, end: ctx.now + minutes * MINUTE, planRef: MOMENT, sleeping };
+}
+
 /** Starts the next action: where (tree walk), how it shows (emoji), what it does to an object. */
 export async function nextAction(ctx: AgentContext, stepMs: number): Promise<void> {
 	const a = ctx.agent;
-	const due = await dueActivity(ctx);
+	const due = ctx.state.ablate.planning ? await momentDue(ctx) : await dueActivity(ctx);
 	const continuing = continues(a, due);
 	const r = due.resolved;
 	const resolved: Resolved = continuing
@@ -532,6 +727,8 @@ export async function nextAction(ctx: AgentContext, stepMs: number): Promise<voi
  */
 export function foreseeAction(ctx: AgentContext, stepMs: number): ActionState | null {
 	const a = ctx.agent;
+	// without planning, every next action is the model's choice of the moment
+	if (ctx.state.ablate.planning) return null;
 	const due = duePlanned(a.plan, ctx.now);
 	if ('decompose' in due) return null;
 	const r = due.resolved;

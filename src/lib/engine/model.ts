@@ -26,7 +26,8 @@ export const TEMPLATE_IDS = [
 	'interview',
 	'inner_voice',
 	'day_summary',
-	'replan'
+	'replan',
+	'next_action'
 ] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { chooseLocation } from './agent';
+import { AgentContext, emptyOutput } from './context';
 import { Simulation, type Snapshot } from './sim';
 import { createTestWorld, scriptedModel, digestOf } from './testing';
 import type { MemoryRecord } from './memory';
@@ -185,6 +187,28 @@ describe('reactions to the world', () => {
 		expect(again.events).toContainEqual({ kind: 'input', input: 'set-object' });
 	});
 
+	it('each agent remembers the state it last saw an object in, and shows it when it picks an object there', async () => {
+		const model = alarmed();
+		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);
+		const [cook] = await untilSomeoneCooks(sim, model);
+		const away = sim.state.agents.filter((a) => !sim.index.addressOf(a.tile).startsWith('House:')).map((a) => a.id);
+		await sim.step([{ type: 'set-object', address: STOVE, state: 'burning' }], model);
+		// the cook in the kitchen saw it burning; those out of the house know nothing of it
+		expect(sim.agent(cook.id).seenStates?.[STOVE]).toBe('burning');
+		expect(away.length).toBeGreaterThan(0);
+		for (const id of away) expect(sim.agent(id).seenStates?.[STOVE], id).toBeUndefined();
+		// it is part of the state a snapshot keeps
+		const snap = sim.snapshot();
+		expect(snap.state.agents.find((a) => a.id === cook.id)!.seenStates).toEqual({ [STOVE]: 'burning' });
+		// picking an object in the kitchen, the agent is told what it saw
+		const a = structuredClone(sim.agent(cook.id));
+		const ctx = new AgentContext(a, sim.stream(a.id), sim, model, 'test', sim.time, emptyOutput(0, sim.time), false);
+		const before = model.calls.length;
+		await chooseLocation(ctx, 'making breakfast for breakfast');
+		const object = model.calls.slice(before).find((c) => c.template === 'choose_object' && c.vars.arena === 'House:kitchen');
+		expect(object?.vars.states).toEqual(['stove: burning']);
+	});
+
 	it("a user's state stays what everyone sees until an agent begins an action on the object at a later step", async () => {
 		const model = scriptedModel({ react: () => ({ react: false, talk: false, reaction: '' }) });
 		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);
@@ -207,5 +231,57 @@ describe('reactions to the world', () => {
 		expect(user).toBeDefined();
 		expect(seen).toBe(user!.action.objectState);
 		expect(sim.state.objects[STOVE]).toBe('idle');
+	});
+});
+
+describe('without planning (the planning ablation)', () => {
+	it('agents act from moment to moment, never idle: each next action is chosen from who they are, the time and what they perceive', async () => {
+		const model = scriptedModel({
+			next_action: (r) => {
+				const hour = Number(/(\d\d):\d\d$/.exec(String(r.vars.time))?.[1]);
+				if (r.vars.intention) return { activity: String(r.vars.intention), minutes: 20, sleep: false };
+				return hour >= 22 ? { activity: 'going to sleep', minutes: 540, sleep: true } : { activity: hour < 8 ? 'having breakfast in the kitchen' : 'working at the cafe counter', minutes: 45, sleep: false };
+			}
+		});
+		const { sim } = await Simulation.create(createTestWorld(), { seed: 1, ablate: { reflection: false, planning: true, observation: false } }, model);
+		let idle = 0;
+		let agentSteps = 0;
+		for (let i = 0; i < 120; i++) {
+			await sim.step([], model);
+			for (const a of sim.state.agents) {
+				agentSteps++;
+				if (a.action.activity === 'idle') idle++;
+			}
+		}
+		expect(idle / agentSteps).toBeLessThan(0.05);
+		// no plan for the day, no plan memories, no decomposition: one call per action instead
+		for (const a of sim.state.agents) {
+			expect(a.plan!.blocks).toEqual([]);
+			expect(sim.stream(a.id).records.filter((m) => m.kind === 'plan')).toEqual([]);
+		}
+		const templates = new Set(model.calls.map((c) => c.template));
+		for (const t of ['daily_plan', 'hourly_schedule', 'decompose_task'] as const) expect(templates.has(t), t).toBe(false);
+		const moments = model.calls.filter((c) => c.template === 'next_action');
+		expect(moments.length).toBeGreaterThanOrEqual(3 * 3);
+		// asked with the agent's summary, the time, where it is, what it was doing and what it saw
+		const later = moments.filter((c) => c.agent === 'ana-alder').at(-1)!;
+		expect((later.vars.perceived as string[]).length).toBeGreaterThan(0);
+		expect(later.vars).toMatchObject({ name: 'Ana Alder', summary: expect.stringContaining('Ana Alder'), time: expect.stringMatching(/\d\d:\d\d$/) });
+		expect(String(later.vars.place)).not.toBe('');
+		expect(String(later.vars.previous)).not.toBe('idle');
+		// 07:00-08:00 breakfast, then work, each action where the model's tree walk put it
+		expect(sim.agent('ana-alder').action.activity).toBe('working at the cafe counter');
+		expect(sim.agent('ana-alder').action.address).toMatch(/^Cafe:counter/);
+	});
+
+	it('a reaction or an inner voice becomes the next action at once', async () => {
+		const model = scriptedModel({ react: () => ({ react: false, talk: false, reaction: '' }) });
+		const { sim } = await Simulation.create(createTestWorld(), { seed: 1, ablate: { reflection: false, planning: true, observation: false } }, model);
+		for (let i = 0; i < 5; i++) await sim.step([], model);
+		await sim.step([{ type: 'whisper', agent: 'ben-brook', text: 'buy flowers for Ana' }], model);
+		const ben = sim.agent('ben-brook');
+		expect(ben.action.activity).toBe('I should buy flowers for Ana');
+		expect(ben.intention).toBeUndefined();
+		expect(model.calls.filter((c) => c.template === 'replan')).toEqual([]);
 	});
 });

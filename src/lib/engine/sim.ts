@@ -358,13 +358,14 @@ export class Simulation {
 		if (myArena >= 0) {
 			for (const o of this.index.arenas[myArena].arena.objects) {
 				const user = inUse.get(o.address);
-				if (user?.agent === a.id) continue;
 				const state = user?.state ?? this.state.objects[o.address];
 				let d = Infinity;
 				for (const t of o.tiles) {
 					const [ox, oy] = this.index.xy(t);
 					d = Math.min(d, Math.max(Math.abs(ox - ax), Math.abs(oy - ay)));
 				}
+				if (learn && d <= visionRadius) rememberState(a, o.address, state, o.defaultState);
+				if (user?.agent === a.id) continue;
 				if (!state || state === 'idle') {
 					// Seen at rest: its next state is news again.
 					if (learn && d <= visionRadius && a.judged?.[o.address] !== undefined) delete a.judged[o.address];
@@ -896,6 +897,17 @@ export function agentViews(state: SimState, width: number): AgentView[] {
 			path: a.action.path.map(xy)
 		};
 	});
+}
+
+/**
+ * Keeps the state an agent sees an object in (`AgentState.seenStates`): only a state other than
+ * the object's default is kept; seeing it in its default state again forgets the entry.
+ */
+function rememberState(a: AgentState, address: string, state: string | undefined, defaultState: string): void {
+	const seen = a.seenStates;
+	if (!state || state === defaultState) {
+		if (seen && Object.hasOwn(seen, address)) delete seen[address];
+	} else if (seen?.[address] !== state) (a.seenStates ??= {})[address] = state;
 }
 
 function traceNo(id: string): number {

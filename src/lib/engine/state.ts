@@ -76,6 +76,13 @@ export interface AgentState {
 	yesterday: string;
 	/** what the agent has seen: sector -> arena -> objects */
 	spatial: Record<string, Record<string, string[]>>;
+	/**
+	 * object address -> the state the agent last saw it in, when that is not the object's default
+	 * state (absent: seen in its default state, or never seen otherwise). What the agent knows of
+	 * its environment may be stale: it changes only when the agent sees the object again. Absent in
+	 * snapshots from before objects' states were remembered.
+	 */
+	seenStates?: Record<string, string>;
 	/** bumps whenever `spatial` grows; part of the key of remembered location choices */
 	spatialVersion: number;
 	importanceSinceReflection: number;
@@ -98,6 +105,11 @@ export interface AgentState {
 	pending: PendingMemory[];
 	/** set by an inner-voice directive or a reaction: regenerate the rest of today's plan */
 	replan: string;
+	/**
+	 * without planning (the `planning` ablation): what a reaction or an inner voice has just
+	 * decided, for the choice of the next action (absent otherwise, and in older snapshots)
+	 */
+	intention?: string;
 	/** a reaction under way: something perceived, decided on `perception.reactionMinutes` later */
 	reacting?: ReactingState;
 	/**

@@ -132,13 +132,22 @@ const DEFAULTS: Script = {
 			{ start: '22:00', minutes: 120, activity: 'sleeping' }
 		]
 	}),
-	decompose_task: (r) => ({
-		subtasks: [
-			{ activity: `${r.vars.activity} (getting started)`, minutes: 10 },
-			{ activity: `${r.vars.activity}`, minutes: Math.max(5, Number(r.vars.minutes) - 20) },
-			{ activity: `${r.vars.activity} (wrapping up)`, minutes: 10 }
-		]
-	}),
+	// 5-15 minute steps that add up to the block: 10 to start, 15s, the rest to wrap up
+	decompose_task: (r) => {
+		const total = Number(r.vars.minutes);
+		const steps = [{ activity: `${r.vars.activity} (getting started)`, minutes: 10 }];
+		let left = total - 10;
+		while (left > 20) {
+			steps.push({ activity: `${r.vars.activity}`, minutes: 15 });
+			left -= 15;
+		}
+		if (left > 15) {
+			steps.push({ activity: `${r.vars.activity}`, minutes: left - 10 });
+			left = 10;
+		}
+		if (left > 0) steps.push({ activity: `${r.vars.activity} (wrapping up)`, minutes: left });
+		return { subtasks: steps };
+	},
 	choose_sector: (r) => ({ choice: pick(r, /cafe|counter|coffee|lunch/.test(String(r.vars.activity)) ? 'Cafe' : 'House') }),
 	choose_arena: (r) => ({ choice: pick(r, /counter|coffee/.test(String(r.vars.activity)) ? 'counter' : /breakfast/.test(String(r.vars.activity)) ? 'kitchen' : '') }),
 	choose_object: (r) => ({ choice: (r.vars.options as string[])[0] }),
@@ -158,7 +167,9 @@ const DEFAULTS: Script = {
 	interview: (r) => ({ answer: (r.vars.memories as string[])[0] ?? "I don't know" }),
 	inner_voice: (r) => ({ thought: `I should ${r.vars.directive}` }),
 	day_summary: (r) => ({ summary: `${r.vars.name} had an ordinary day.` }),
-	replan: () => ({ blocks: [{ start: '12:00', minutes: 120, activity: 'taking a walk on the street' }] })
+	replan: () => ({ blocks: [{ start: '12:00', minutes: 120, activity: 'taking a walk on the street' }] }),
+	// without a plan: what was just decided, else work at the cafe counter
+	next_action: (r) => ({ activity: String(r.vars.intention) || 'working at the cafe counter', minutes: 30, sleep: false })
 };
 
 function pick(r: ModelRequest, want: string): string {

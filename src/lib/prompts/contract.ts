@@ -35,7 +35,7 @@ export const TEMPLATE_CONTRACT: Record<TemplateId, TemplateContract> = {
 		output: { blocks: [block] }
 	},
 	decompose_task: {
-		inputs: { name: 'text', summary: 'text', activity: 'text', start: 'text', minutes: 'integer' },
+		inputs: { name: 'text', summary: 'text', activity: 'text', start: 'text', minutes: 'integer', previous: 'text', next: 'text' },
 		output: { subtasks: [{ activity: 'string', minutes: 'integer' }] }
 	},
 	choose_sector: {
@@ -47,7 +47,7 @@ export const TEMPLATE_CONTRACT: Record<TemplateId, TemplateContract> = {
 		output: { choice: 'string' }
 	},
 	choose_object: {
-		inputs: { name: 'text', activity: 'text', arena: 'text', options: 'list' },
+		inputs: { name: 'text', activity: 'text', arena: 'text', options: 'list', states: 'list' },
 		output: { choice: 'string' }
 	},
 	action_emoji: {
@@ -107,5 +107,9 @@ export const TEMPLATE_CONTRACT: Record<TemplateId, TemplateContract> = {
 	replan: {
 		inputs: { name: 'text', summary: 'text', time: 'text', reaction: 'text', remaining: 'list' },
 		output: { blocks: [block] }
+	},
+	next_action: {
+		inputs: { name: 'text', summary: 'text', time: 'text', place: 'text', previous: 'text', perceived: 'list', intention: 'text' },
+		output: { activity: 'string', minutes: 'integer', sleep: 'boolean' }
 	}
 };

@@ -229,38 +229,64 @@ describe('end-to-end measures', () => {
 		expect(report.relationships.end.step).toBe(STEPS);
 	}, 60_000);
 
-	it('attendance from the logged positions in the event window', async () => {
+	it('attendance: in the arena the host held the event in, for at least 30 minutes of the window', async () => {
 		const party = report.events.find((e) => e.fact === 'valentines-party')!;
 		expect(party.status).toBe('complete');
 		const { def } = await loadWorld('the-ville-3');
-		const tiles = new Set(def.sectors.find((s) => s.name === 'Hobbs Cafe')!.tiles);
-		const inside = new Map<string, number[]>();
-		for (const line of stepLines()) {
-			const state = line.step + 1;
-			if (state < FROM || state >= TO) continue;
-			for (const a of line.agents) if (tiles.has(a.y * def.width + a.x)) inside.set(a.id, [...(inside.get(a.id) ?? []), state]);
-		}
-		expect(inside.has('isabella-rodriguez')).toBe(true);
+		const cafe = def.sectors.find((s) => s.name === 'Hobbs Cafe')!;
+		const statesIn = (tiles: Set<number>) => {
+			const inside = new Map<string, number[]>();
+			for (const line of stepLines()) {
+				const state = line.step + 1;
+				if (state < FROM || state >= TO) continue;
+				for (const a of line.agents) if (tiles.has(a.y * def.width + a.x)) inside.set(a.id, [...(inside.get(a.id) ?? []), state]);
+			}
+			return inside;
+		};
+		// the party's arena: where in the cafe the host spent most of the window
+		const hostStates = cafe.arenas.map((a) => statesIn(new Set(a.tiles)).get('isabella-rodriguez')?.length ?? 0);
+		expect(Math.max(...hostStates)).toBeGreaterThan(0);
+		const arena = cafe.arenas[hostStates.indexOf(Math.max(...hostStates))];
+		expect(party.attendance?.arena).toBe(arena.address);
+		expect(party.attendance?.minMinutes).toBe(30);
+		const inside = statesIn(new Set(arena.tiles));
 		expect(party.hostPresent).toBe(true);
-		const guests = [...inside.keys()].filter((a) => a !== 'isabella-rodriguez').sort();
-		expect(guests.length).toBeGreaterThan(0);
+		// 30 game minutes are 180 states of 10 s
+		const guests = [...inside.keys()].filter((a) => a !== 'isabella-rodriguez' && inside.get(a)!.length >= 180).sort();
+		const brief = [...inside.keys()].filter((a) => a !== 'isabella-rodriguez' && inside.get(a)!.length < 180).sort();
 		expect(party.attended.map((a) => a.agent)).toEqual(guests);
+		expect(party.attendance?.shorter.map((a) => a.agent)).toEqual(brief);
 		const records = await memoriesAt(STEPS);
 		for (const a of party.attended) {
 			const states = inside.get(a.agent)!;
 			expect(a.minutes).toBeCloseTo((states.length * 10) / 60, 1);
+			expect(a.minutes).toBeGreaterThanOrEqual(30);
 			const arrived = Date.UTC(2023, 1, 13, 7) + states[0] * 10_000;
 			expect(a.arrived).toBe(new Date(arrived).toISOString().slice(0, 19));
 			expect(a.knew).toBe(records(a.agent).some((m) => m.created <= arrived && mentionsAll(m.description, ['valentine', 'party'])));
 		}
 		expect(party.counts.attended).toBe(guests.length);
 		expect(party.counts.attendedRightTimeAndPlace).toBe(party.attended.filter((a) => a.knew).length);
-		// invitations come from conversation memories, never the host's own
+		// invitations: a conversation with another agent who knew of the party before it began,
+		// never the host's own
 		expect(party.invited.some((i) => i.agent === 'isabella-rodriguez')).toBe(false);
+		const conversations = stepLines().flatMap((l) => l.conversations);
 		for (const i of party.invited) {
 			expect(['conversation', 'thought']).toContain(i.memory.kind);
-			expect(i.memory.description.toLowerCase()).toContain('party');
+			expect(i.memory.source).toBe('conversation');
+			expect(mentionsAll(i.memory.description, ['valentine', 'party'])).toBe(true);
 			expect(i.beforeStart).toBe(Date.parse(`${i.time}Z`) < Date.UTC(2023, 1, 13, 12));
+			const began = conversations.find((c) => c.id === i.conversation)?.time ?? Date.parse(`${i.time}Z`);
+			expect(records(i.from).some((m) => m.created < began && mentionsAll(m.description, ['valentine', 'party'])), `${i.agent} from ${i.from}`).toBe(true);
+		}
+		// and every conversation memory of the party from someone who knew is counted
+		for (const agent of ['klaus-mueller', 'maria-lopez']) {
+			const heard = records(agent).some((m) => {
+				if (!m.with || !mentionsAll(m.description, ['valentine', 'party']) || !(m.kind === 'conversation' || (m.kind === 'thought' && m.source === 'conversation'))) return false;
+				const c = conversations.find((x) => x.agents.includes(agent) && x.agents.includes(m.with!) && (x.endStep ?? x.step) === Math.ceil((m.created - Date.UTC(2023, 1, 13, 7)) / 10_000));
+				return records(m.with).some((o) => o.created < (c?.time ?? m.created) && mentionsAll(o.description, ['valentine', 'party']));
+			});
+			expect(party.invited.some((i) => i.agent === agent), agent).toBe(heard);
 		}
 		const picnic = report.events.find((e) => e.fact === 'picnic')!;
 		expect(picnic).toMatchObject({ status: 'not-reached', attended: [], hostPresent: null });

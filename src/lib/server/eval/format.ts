@@ -27,7 +27,8 @@ export function formatEvalReport(r: EvalReport): string {
 		lines.push(`  event "${e.label}" at ${e.event.place}, ${e.event.start} to ${e.event.end}: ${e.status === 'not-reached' ? 'not reached by this step' : e.status}`);
 		lines.push(
 			`    invited ${c.invited} (${c.invitedBeforeStart} before the start), planned ${c.planned} (${c.plannedRightTimeAndPlace} at the right time and place), ` +
-				`attended ${c.attended} (${c.attendedRightTimeAndPlace} knowing of it)${e.hostPresent === null ? '' : `, host ${e.hostPresent ? 'present' : 'absent'}`}`
+				`attended ${c.attended} (${c.attendedRightTimeAndPlace} knowing of it)${e.attendance?.arena ? ` (at least ${e.attendance.minMinutes} min in ${e.attendance.arena}; ${e.attendance.shorter.length} there for less)` : ''}` +
+				`${e.hostPresent === null ? '' : `, host ${e.hostPresent ? 'present' : 'absent'}`}`
 		);
 	}
 	const t = r.timings;

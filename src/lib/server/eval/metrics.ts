@@ -27,7 +27,7 @@ import { MINUTE, formatIso, timeAtStep } from '../../engine/clock';
 import type { MemoryRecord } from '../../engine/memory';
 import type { AgentView, Simulation } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
-import type { PersonaDef, WorldDef } from '../../engine/types';
+import type { PersonaDef, SectorDef, WorldDef } from '../../engine/types';
 import { classifyAnswer, mentionsAll, mentionsAny, personKeywords } from '../../eval/classify';
 import { ProblemList, WorldError } from '../../world/problems';
 import { dataHome } from '../paths';
@@ -101,10 +101,47 @@ export function presence(positions: Map<number, AgentView[]>, from: number, to: 
 	return [...by.values()].sort((a, b) => (a.agent < b.agent ? -1 : 1));
 }
 
+/**
+ * How long a guest must have been at an event to have attended it: 30 game minutes, or half the
+ * event when it is shorter than an hour. A plan's hour block runs in 5-15 minute steps, so 30
+ * minutes is at least two of them: someone who passed through the room or stopped for one
+ * errand (a coffee at the counter, a few minutes) did not come to the party; someone who stayed
+ * half an hour of a two-hour party did, as the paper counts those who "showed up".
+ */
+export const ATTEND_MIN_MINUTES = 30;
+
+export function attendanceThreshold(eventMinutes: number): number {
+	return Math.min(ATTEND_MIN_MINUTES, eventMinutes / 2);
+}
+
+/**
+ * Where an event takes place, as an arena (`Sector:Arena`): the scenario names the sector (a
+ * party "at Hobbs Cafe"); the party itself is in the arena of it where the host spent most of
+ * the window (the cafe, not its kitchen or restroom), or, without a host there, the sector's
+ * largest arena. Null when the sector is not on the map.
+ */
+export function eventArena(sector: SectorDef | undefined, hostTiles: readonly number[]): string | null {
+	if (!sector || sector.arenas.length === 0) return null;
+	let best: { arena: string; n: number } | null = null;
+	for (const a of sector.arenas) {
+		const tiles = new Set(a.tiles);
+		const n = hostTiles.filter((t) => tiles.has(t)).length;
+		if (n > 0 && (!best || n > best.n)) best = { arena: a.address, n };
+	}
+	if (best) return best.arena;
+	const largest = [...sector.arenas].sort((x, y) => y.tiles.length - x.tiles.length || (x.name < y.name ? -1 : 1))[0];
+	return largest.address;
+}
+
+/** Whether a memory is what an agent took away from a conversation with another agent (its summary or its note). */
+export function fromConversation(m: MemoryRecord): boolean {
+	return m.with !== undefined && m.with !== '' && (m.kind === 'conversation' || (m.kind === 'thought' && m.source === 'conversation'));
+}
+
 // ---------------------------------------------------------------------------
 // memory look-ups shared across sampled steps (memory ids are stable)
 
-class MemoryIndex {
+export class MemoryIndex {
 	private readonly factHits = new Map<string, Map<string, boolean>>();
 	private readonly nameHits = new Map<string, string[]>();
 	private readonly namePattern: RegExp;
@@ -159,7 +196,7 @@ function ends(list: MemoryRecord[]): MemoryRef[] {
 	return [memoryRef(list[0]), memoryRef(list[list.length - 1])];
 }
 
-function conversationKey(step: number, a: string, b: string): string {
+export function conversationKey(step: number, a: string, b: string): string {
 	return a < b ? `${step}|${a}|${b}` : `${step}|${b}|${a}`;
 }
 
@@ -211,7 +248,9 @@ async function evaluate(runId: string, opts: EvaluateOptions & { home: string })
 	const maxIntervals = opts.maxIntervals ?? MAX_INTERVALS;
 	if (!opts.refresh && maxIntervals === MAX_INTERVALS) {
 		const stored = readJson<EvalReport>(file);
-		if (stored?.schema === 1 && stored.run === runId && stored.step === step) return stored;
+		// a report made before attendance was judged by the party's arena and a least stay is made again
+		const current = stored?.events?.every((e) => e.attendance !== undefined) === true;
+		if (stored?.schema === 1 && stored.run === runId && stored.step === step && current) return stored;
 	}
 
 	const model = await runModel(reader.dir, reader.meta.model.provider, opts.home);
@@ -427,7 +466,7 @@ function sourceOf(
 	return out;
 }
 
-function eventReport(
+export function eventReport(
 	fact: ScenarioFact,
 	sim: Simulation,
 	world: WorldDef,
@@ -445,11 +484,19 @@ function eventReport(
 	const agents = sim.state.agents.map((a) => a.id).sort();
 	const support = new Map(agents.map((a) => [a, sim.stream(a).records.filter((m) => index.supports(fact, m))]));
 
+	// Invited: told of it by another agent who knew of it before they talked. A memory of a
+	// conversation that mentions the event counts only when the news came from the other (its
+	// first memory of the event is older than the conversation), not when the agent told it.
+	const knewBefore = (other: string, time: number) => (support.get(other) ?? []).some((m) => m.created < time);
 	const invited: EventReport['invited'] = [];
 	const planned: EventReport['planned'] = [];
 	for (const a of agents) {
 		if (a === host) continue;
-		const told = (support.get(a) ?? []).find((m) => m.with && (m.kind === 'conversation' || m.kind === 'thought'));
+		const told = (support.get(a) ?? []).find((m) => {
+			if (!fromConversation(m)) return false;
+			const c = at.conversations.get(conversationKey(at.stateAt(m.created), a, m.with as string));
+			return knewBefore(m.with as string, c ? c.time : m.created);
+		});
 		if (told) {
 			const c = at.conversations.get(conversationKey(at.stateAt(told.created), a, told.with as string));
 			invited.push({
@@ -469,22 +516,33 @@ function eventReport(
 		}
 	}
 
+	// Attended: in the party's arena during the window for at least the threshold (see
+	// `attendanceThreshold`), from the logged positions.
 	let attended: EventReport['attended'] = [];
 	let hostPresent: boolean | null = null;
+	const minMinutes = attendanceThreshold((endMs - startMs) / MINUTE);
+	const attendance: NonNullable<EventReport['attendance']> = { arena: '', minMinutes, shorter: [] };
 	if (status !== 'not-reached') {
 		const sector = world.sectors.find((s) => s.name === event.place);
-		const tiles = new Set(sector?.tiles ?? []);
-		const seen = presence(journal.positions, from, Math.min(to, at.step + 1), tiles, world.width);
+		const until = Math.min(to, at.step + 1);
+		const hostTiles: number[] = [];
+		if (host) for (let n = from; n < until; n++) for (const v of journal.positions.get(n) ?? []) if (v.id === host) hostTiles.push(v.y * world.width + v.x);
+		attendance.arena = eventArena(sector, hostTiles) ?? event.place;
+		const arena = sector?.arenas.find((x) => x.address === attendance.arena);
+		const tiles = new Set(arena?.tiles ?? sector?.tiles ?? []);
+		const seen = presence(journal.positions, from, until, tiles, world.width);
 		const stepMinutes = world.secondsPerStep / 60;
+		const minutesOf = (p: Presence) => Math.round(p.count * stepMinutes * 10) / 10;
 		hostPresent = host ? seen.some((p) => p.agent === host) : null;
+		attendance.shorter = seen.filter((p) => p.agent !== host && p.count * stepMinutes < minMinutes).map((p) => ({ agent: p.agent, minutes: minutesOf(p) }));
 		attended = seen
-			.filter((p) => p.agent !== host)
+			.filter((p) => p.agent !== host && p.count * stepMinutes >= minMinutes)
 			.map((p) => {
 				const arrived = at.timeOf(p.first);
 				return {
 					agent: p.agent,
 					arrived: formatIso(arrived),
-					minutes: Math.round(p.count * stepMinutes * 10) / 10,
+					minutes: minutesOf(p),
 					knew: (support.get(p.agent) ?? []).some((m) => m.created <= arrived),
 					invited: invited.some((i) => i.agent === p.agent),
 					planned: planned.some((x) => x.agent === p.agent)
@@ -499,6 +557,7 @@ function eventReport(
 		invited,
 		planned,
 		attended,
+		attendance,
 		hostPresent,
 		counts: {
 			invited: invited.length,

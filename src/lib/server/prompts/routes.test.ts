@@ -47,7 +47,7 @@ describe('/api/prompts', () => {
 		const base = first.versions[0].version;
 		expect(first.labels).toEqual({ baseline: base });
 		expect(first.working).toMatchObject({ version: base, saved: true, base, problems: [] });
-		expect(first.working.templates).toHaveLength(20);
+		expect(first.working.templates).toHaveLength(21);
 
 		const templates = first.working.templates.map(({ id, source }) => ({ id, source: id === 'react' ? source.replace('{{context}}', 'Context: {{context}}') : source }));
 		const saved = await call(versionsRoute.POST, {}, 'POST', { message: 'label the context', templates });

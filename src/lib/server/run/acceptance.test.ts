@@ -45,9 +45,15 @@ describe('two game days of Smallville, offline', () => {
 			const knewAtStart = sim.state.agents.filter((a) => sim.stream(a.id).records.some((m) => m.step === 0 && m.kind === 'thought' && mentions(m)));
 			const knowsAtEnd = sim.state.agents.filter((a) => sim.stream(a.id).records.some(mentions));
 			expect(knowsAtEnd.length, fact.id).toBeGreaterThan(knewAtStart.length);
-			// every new knower first heard it in a conversation that the journal logged
+			// every new knower first heard it in a conversation that the journal logged, or saw
+			// another agent at it (a party under way, seen by someone who happened to be there)
+			const names = world.personas.map((p) => p.name);
 			for (const a of knowsAtEnd.filter((x) => !knewAtStart.includes(x))) {
 				const first = sim.stream(a.id).records.find(mentions) as MemoryRecord;
+				if (first.kind === 'observation') {
+					expect(names.some((n) => n !== a.name && first.description.startsWith(`${n} is `)), `${a.id}: ${first.description}`).toBe(true);
+					continue;
+				}
 				expect(['conversation', 'thought']).toContain(first.kind);
 				expect(first.with, `${a.id}: ${first.description}`).toBeTruthy();
 				const talked = conversations.some((c) => c.agents.includes(a.id) && c.agents.includes(first.with as string) && c.lines.some((l) => fact.keywords.some((k) => l.text.toLowerCase().includes(k.toLowerCase()))));

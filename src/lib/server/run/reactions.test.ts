@@ -20,13 +20,14 @@ describe('reactions to the world, offline', () => {
 		const index = new WorldIndex(world);
 		const base = await startRun({ world: 'smallville', steps: 200, seed: 1, home, snapshotEvery: 50 });
 		// the first step at which someone awake and not talking stands in a kitchen with a stove
+		// (stays there: not walking through it on the way elsewhere)
 		let found: { step: number; agent: string; stove: string } | undefined;
 		for (const line of openRun(base.run, home).steps()) {
 			if (line.step < 1) continue;
 			for (const a of line.agents) {
 				const arena = index.addressOf(index.tile(a.x, a.y)).split(':').slice(0, 2).join(':');
 				const stove = `${arena}:stove`;
-				if (!/:kitchen$/.test(arena) || !index.objects.has(stove) || a.chatWith || /sleep/.test(a.activity)) continue;
+				if (!/:kitchen$/.test(arena) || !index.objects.has(stove) || a.chatWith || /sleep/.test(a.activity) || a.path.length > 0) continue;
 				found = { step: line.step + 1, agent: a.id, stove };
 				break;
 			}

@@ -85,6 +85,8 @@ describe('run queries and their API', () => {
 			expect(detail.view).toEqual(sim.view().find((v) => v.id === 'klaus-mueller'));
 			expect(detail.plan).toEqual(klaus.plan);
 			expect(detail.spatial).toEqual(klaus.spatial);
+			// the states Klaus last saw objects in, beside the tree (the spatial view shows them)
+			expect(detail.seenStates).toEqual(klaus.seenStates ?? {});
 			expect(detail.pending).toBe(klaus.pending.length);
 			expect(detail.importanceSinceReflection).toBe(klaus.importanceSinceReflection);
 			expect(detail.memories.map((m) => [m.id, m.lastAccess])).toEqual(stream.records.map((r) => [r.id, stream.lastAccess(r.index)]));

@@ -452,6 +452,7 @@ export class RunQueries {
 				planRef: a.action.planRef,
 				summary: a.summary?.text ?? '',
 				spatial: structuredClone(a.spatial),
+				seenStates: { ...a.seenStates },
 				memories,
 				pending: a.pending.length,
 				importanceSinceReflection: a.importanceSinceReflection,

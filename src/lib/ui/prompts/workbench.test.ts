@@ -69,7 +69,7 @@ const original = (id: string) => readFileSync(path.join(projectRoot(), 'prompts'
 describe('Workbench', () => {
 	it('holds every template of the working copy, none changed, none refused', async () => {
 		const wb = await open();
-		expect(wb.templates).toHaveLength(20);
+		expect(wb.templates).toHaveLength(21);
 		expect(wb.selected).toBe(wb.templates[0].id);
 		for (const t of wb.templates) {
 			expect(wb.changed[t.id], t.id).toBe(false);

@@ -511,6 +511,43 @@ describe('offline day-long behaviour', () => {
 		expect(steps('working on his essay').some((s) => /his essay/.test(s))).toBe(true);
 	});
 
+	it('does not begin a block again that goes on from the one before, nor wrap up one the next block goes on with', () => {
+		const party = 'attending the Valentine\'s Day party at Hobbs Cafe';
+		const steps = (previous: string, next: string) =>
+			(offlineAnswer('decompose_task', { name: 'X', summary: '', activity: party, start: '5:00 pm', minutes: 60, previous, next }) as { subtasks: { activity: string }[] }).subtasks.map((s) => s.activity);
+		const alone = steps('4:00 pm to 5:00 pm: relaxing at home', '7:00 pm to 8:00 pm: having dinner at home');
+		expect(alone[0]).toMatch(/^arriving at /);
+		expect(alone.at(-1)).toMatch(/^saying goodbye at /);
+		const first = steps('4:00 pm to 5:00 pm: relaxing at home', `6:00 pm to 7:00 pm: ${party}`);
+		const second = steps(`5:00 pm to 6:00 pm: ${party}`, '7:00 pm to 8:00 pm: having dinner at home');
+		expect(first[0]).toMatch(/^arriving at /);
+		expect(first.some((s) => /^saying goodbye/.test(s))).toBe(false);
+		expect(second.some((s) => /^arriving/.test(s))).toBe(false);
+		expect(second.at(-1)).toMatch(/^saying goodbye at /);
+		const middle = steps(`4:00 pm to 5:00 pm: ${party}`, `6:00 pm to 7:00 pm: ${party}`);
+		expect(middle.some((s) => /^(arriving|saying goodbye)/.test(s))).toBe(false);
+		// every step of the party says where it is, so that each finds its way there
+		for (const s of [...first, ...second]) expect(s).toMatch(/ at Hobbs Cafe$/);
+		// work goes on hour after hour, each hour beginning one step further along
+		const work = (start: string) =>
+			(offlineAnswer('decompose_task', { name: 'X', summary: '', activity: 'working the counter at the Corner Cafe', start, minutes: 60, previous: '', next: '' }) as { subtasks: { activity: string }[] }).subtasks.map((s) => s.activity);
+		const openings = ['9:00 am', '10:00 am', '11:00 am'].map((t) => work(t)[0]);
+		expect(new Set(openings).size).toBe(3);
+		// a meal after the night is begun as usual
+		const breakfast = (offlineAnswer('decompose_task', { name: 'X', summary: '', activity: 'having breakfast', start: '7:00 am', minutes: 60, previous: '12:00 am to 7:00 am: sleeping (asleep)', next: '8:00 am to 9:00 am: having breakfast' }) as { subtasks: { activity: string }[] }).subtasks.map((s) => s.activity);
+		expect(breakfast[0]).toBe('getting breakfast ready');
+		expect(breakfast).not.toContain('cleaning up after breakfast');
+	});
+
+	it('keeps away from an object last seen burning or broken, unless the activity sees to it', () => {
+		const kitchen = { name: 'X', arena: "X's house:kitchen", options: ['stove', 'oven', 'kitchen sink'] };
+		const pick = (activity: string, states: string[]) => offlineAnswer('choose_object', { ...kitchen, activity, states }).choice;
+		expect(pick('cooking dinner on the stove', [])).toBe('stove');
+		expect(pick('cooking dinner on the stove', ['stove: burning'])).not.toBe('stove');
+		expect(pick('cooking dinner on the stove', ['stove: in use'])).toBe('stove');
+		expect(pick('putting out the fire on the stove', ['stove: burning'])).toBe('stove');
+	});
+
 	it('chooses the workplace for work, home for home things, and never someone else’s room', () => {
 		const sectors = { name: 'Omar Hale', current: "Omar Hale's house", home: "Omar Hale's house:bedroom", options: ["Omar Hale's house", 'Corner Cafe', 'Millbrook College', 'Millbrook College Dorm', 'Riverside Park', 'Town Market'] };
 		const sector = (activity: string, current = sectors.current) => offlineAnswer('choose_sector', { ...sectors, activity, current }).choice;

@@ -89,7 +89,7 @@ export function offlineAnswer(template: string, vars: TemplateVars): Record<stri
 		case 'hourly_schedule':
 			return { blocks: hourlySchedule(vars) };
 		case 'decompose_task':
-			return { subtasks: decompose(str(vars, 'activity'), int(vars, 'minutes', 60), str(vars, 'start')) };
+			return { subtasks: decompose(str(vars, 'activity'), int(vars, 'minutes', 60), str(vars, 'start'), { previous: str(vars, 'previous'), next: str(vars, 'next') }) };
 		case 'choose_sector':
 		case 'choose_arena':
 		case 'choose_object':
@@ -116,6 +116,8 @@ export function offlineAnswer(template: string, vars: TemplateVars): Record<stri
 			return { thought: innerVoice(str(vars, 'directive')) };
 		case 'day_summary':
 			return { summary: daySummary(vars) };
+		case 'next_action':
+			return nextMoment(vars);
 		case 'replan':
 			return { blocks: replan(vars) };
 		default:
@@ -957,13 +959,33 @@ function stepKind(plain: string): StepKind | undefined {
 	return found;
 }
 
-function decompose(activity: string, minutes: number, start = ''): { activity: string; minutes: number }[] {
+/** The activity of a neighbouring block as the decomposition prompt gives it ("4:00 pm to 5:00 pm: activity (asleep)"). */
+function neighbourActivity(text: string): string {
+	return text
+		.replace(/^\s*\d{1,2}:\d\d\s*[ap]m\s+to\s+\d{1,2}:\d\d\s*[ap]m\s*:\s*/i, '')
+		.replace(/\s*\(asleep\)\s*$/i, '')
+		.replace(/\s*\([^)]*\)\s*$/, '')
+		.trim()
+		.toLowerCase();
+}
+
+function decompose(activity: string, minutes: number, start = '', around: { previous?: string; next?: string } = {}): { activity: string; minutes: number }[] {
 	const plain = activity.replace(/\s*\([^)]*\)\s*$/, '').trim() || 'resting';
 	const kind = stepKind(plain);
 	const place = plain.match(PLACE_TAIL)?.[1];
 	// A meal out is ordered and paid for, not cooked.
 	const eatingOut = kind?.steps.includes('eating {meal}') === true && place !== undefined && !/\bat home\b/.test(place);
-	const steps = eatingOut ? ['ordering {meal} {at}', 'eating {meal} {at}', 'finishing {meal} {at}', 'paying {at}'] : (kind?.steps ?? ['getting started on {x}', plain, 'taking a short break', 'wrapping up {x}']);
+	let steps = eatingOut ? ['ordering {meal} {at}', 'eating {meal} {at}', 'finishing {meal} {at}', 'paying {at}'] : (kind?.steps ?? ['getting started on {x}', plain, 'taking a short break', 'wrapping up {x}']);
+	// Work-like steps come in any order, and consecutive blocks of one activity start at
+	// different steps; routines (a meal, a walk, an event) and unknown activities keep their order.
+	const ordered = kind ? kind.ordered === true : true;
+	// A routine that goes on from the block before is not begun again ("arriving at the party"
+	// at 6 pm after a 5 pm block of the party), nor wrapped up when the block after goes on with it.
+	const same = (text: string | undefined) => text !== undefined && text !== '' && neighbourActivity(text) === plain.toLowerCase();
+	if (ordered && steps.length > 2) {
+		if (same(around.previous)) steps = steps.slice(1);
+		if (same(around.next) && steps.length > 2) steps = steps.slice(0, -1);
+	}
 	const meal = plain.match(/\b(breakfast|lunch|dinner|supper|brunch|a snack)\b/i)?.[1]?.toLowerCase() ?? 'the meal';
 	let thing = objectOf(plain).replace(/^(?:a|an)\s+/i, 'the ');
 	if (!thing || /^(?:errands?|it|them|things)$/i.test(thing)) thing = kind?.x ?? 'it';
@@ -975,10 +997,9 @@ function decompose(activity: string, minutes: number, start = ''): { activity: s
 	const base = Math.floor(total / n);
 	const extra = total - base * n;
 	const m = steps.length;
-	// Work-like steps come in any order, and consecutive blocks of one activity start at
-	// different steps; routines (a meal, a walk) keep their order.
-	const ordered = kind?.ordered ?? true;
-	const offset = !ordered && m > 1 ? fnv1a32(start + plain) % m : 0;
+	// work-like steps begin, hour after hour, one step further along
+	const hour = timeMentions(start)[0]?.minutes;
+	const offset = !ordered && m > 1 ? (hour !== undefined ? Math.floor(hour / 60) : fnv1a32(start + plain)) % m : 0;
 	const out: { activity: string; minutes: number }[] = [];
 	for (let i = 0; i < n; i++) {
 		const len = Math.min(15, Math.max(5, base + (i < extra ? 1 : 0)));
@@ -991,9 +1012,11 @@ function decompose(activity: string, minutes: number, start = ''): { activity: s
 		else if (i === 0) step = steps[0];
 		else if (i === n - 1) step = steps[m - 1];
 		else step = steps[1 + ((i - 1) % Math.max(1, m - 2))];
+		// a place the step names itself, not the object's ("arriving at {x}" gets the party's place)
+		const named = /\b(?:at|in|around) (?:home|town|the|his|her|their|[A-Z])/.test(step);
 		step = step.replace('{meal}', meal).replace(/\{x\}/g, thing);
 		if (step.includes('{at}')) step = step.replace('{at}', at);
-		else if (place && m > 1 && !/\b(?:at|in|around) (?:home|town|the|his|her|their|[A-Z])/.test(step)) step = `${step} ${place}`;
+		else if (place && m > 1 && !named) step = `${step} ${place}`;
 		out.push({ activity: truncate(step.replace(/\s+/g, ' ').trim(), 200), minutes: len });
 	}
 	return out;
@@ -1032,6 +1055,40 @@ function replan(vars: TemplateVars): Block[] {
 		}
 	}
 	return blocks.slice(0, 40);
+}
+
+/**
+ * The next action without a plan (the planning ablation), from the summary description and the
+ * time: what was just decided first; asleep from the usual bedtime to the usual waking; an event
+ * the agent knows of for today while it goes on; the occupation at its hours; meals at meal
+ * times; otherwise something of the time of day other than what the agent was just doing.
+ */
+function nextMoment(vars: TemplateVars): { activity: string; minutes: number; sleep: boolean } {
+	const DAY = 24 * 60;
+	const name = str(vars, 'name');
+	const summary = str(vars, 'summary');
+	const time = str(vars, 'time');
+	const now = timeMentions(time)[0]?.minutes ?? 12 * 60;
+	const previous = str(vars, 'previous').trim().toLowerCase();
+	const intention = reactionActivity(str(vars, 'intention'));
+	if (intention) return { activity: intention, minutes: /\b(talk|chat|conversation|greet)\w*/i.test(intention) ? 20 : 30, sleep: false };
+	const date = time.replace(/,?\s*\d{1,2}:\d\d.*$/, '');
+	const routine = routineOf(name, summary, '', date);
+	const awake = routine.sleep >= DAY ? now >= routine.wake : now >= routine.wake && now < routine.sleep;
+	if (!awake) {
+		const until = (routine.wake - now + DAY) % DAY || 60;
+		return { activity: 'sleeping', minutes: Math.min(720, Math.max(5, until)), sleep: true };
+	}
+	const left = (end: number) => Math.min(60, Math.max(5, end - now));
+	const event = eventsOn(date, [summary], name).find((e) => e.start <= now && e.end > now);
+	if (event) return { activity: truncate(gerundPhrase(`${event.host ? 'host' : 'attend'} ${event.what}`), 200), minutes: left(event.end), sleep: false };
+	const meal = now < routine.wake + 60 ? 'breakfast' : now >= 12 * 60 && now < 13 * 60 ? 'lunch' : now >= (routine.dinner ?? 18 * 60) && now < (routine.dinner ?? 18 * 60) + 60 ? 'dinner' : undefined;
+	if (meal && !previous.includes(meal)) return { activity: `having ${meal}`, minutes: 30, sleep: false };
+	const slot = routine.slots.find((x) => x.start <= now && x.end > now);
+	if (slot) return { activity: truncate(gerundPhrase(slot.activity), 200), minutes: left(slot.end), sleep: false };
+	const when = now < 12 * 60 ? 'morning' : now < 18 * 60 ? 'afternoon' : 'evening';
+	const options = FILLERS[when].filter((f) => f !== previous);
+	return { activity: options[fnv1a32(name + time) % options.length], minutes: 30, sleep: false };
 }
 
 /** A reaction or a thought as something to do now, in the -ing form. */
@@ -1123,6 +1180,13 @@ function choose(template: string, vars: TemplateVars): string {
 	const homeish = HOME_ACTIVITY.test(common) && !stay && !/\b(?:at|in) (?:the )?[A-Z]/.test(activity);
 	const hints = (template === 'choose_sector' ? SECTOR_HINTS : PLACE_HINTS).filter(([re]) => re.test(common)).map(([, w]) => w);
 	const personal = homeish || /\b(his|her|their|my)\b/i.test(activity);
+	// the objects' states as the agent last saw them ("stove: burning")
+	const hazards = new Set(
+		list(vars, 'states')
+			.map((line) => line.match(/^(.*?):\s*(.*)$/))
+			.filter((m): m is RegExpMatchArray => m !== null && HAZARD.test(m[2]))
+			.map((m) => m[1].trim())
+	);
 
 	let best = options[0];
 	let bestScore = -Infinity;
@@ -1149,6 +1213,8 @@ function choose(template: string, vars: TemplateVars): string {
 		}
 		// Beds are for sleeping and resting only.
 		if (template === 'choose_object' && /\bbed\b/i.test(lower) && !/\b(sleep\w*|nap\w*|bed|rest\w*)\b/i.test(common)) score -= 2;
+		// An object last seen burning or broken is kept away from, unless the activity sees to it.
+		if (hazards.has(option)) score += MENDING.test(activity) ? 3 : -10;
 		score += ((fnv1a32(activity + '|' + option) % 97) / 97) * 0.01 - i * 1e-6;
 		if (score > bestScore) {
 			best = option;
@@ -1245,6 +1311,8 @@ function objectState(activity: string, object: string): string {
 // ---------------------------------------------------------------------------
 // Reacting and talking
 
+/** Activities that see to a burning or broken object. */
+const MENDING = /\b(fix\w*|repair\w*|mend\w*|put(?:s|ting)? out|extinguish\w*|turn(?:s|ing)? off|switch(?:es|ing)? off|clean\w* up|deal\w* with|check\w* on|call\w* (?:a|the) (?:plumber|repair\w*|fire\w*))\b/i;
 const BUSY_TALKING = /\b(conversation|chatting|talking with|in a call|on the phone)\b/i;
 const SLEEPING = /\b(sleep\w*|asleep|in bed|napping)\b/i;
 const HAZARD = /\b(burning|burnt|on fire|fire|flames?|smok\w*|broken|break(?:s|ing)? down|leak\w*|overflow\w*|flood\w*|spill\w*|overheat\w*|spark\w*|explod\w*|collaps\w*|shatter\w*|cracked|jammed|clogged|short-circuit\w*)\b/i;

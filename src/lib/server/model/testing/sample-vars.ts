@@ -55,7 +55,9 @@ export const SAMPLE_VARS: Record<TemplateId, TemplateVars> = {
 		summary,
 		activity: 'open the Lantern Bakery and work at the counter',
 		start: '06:00',
-		minutes: 60
+		minutes: 60,
+		previous: '5:30 am to 6:00 am: waking up and getting ready',
+		next: '7:00 am to 8:00 am: open the Lantern Bakery and work at the counter'
 	},
 	choose_sector: {
 		name: 'Nora Vance',
@@ -75,7 +77,8 @@ export const SAMPLE_VARS: Record<TemplateId, TemplateVars> = {
 		name: 'Nora Vance',
 		activity: 'sleep',
 		arena: "Nora Vance's house:bedroom",
-		options: ['desk', 'bed', 'closet']
+		options: ['desk', 'bed', 'closet'],
+		states: ['desk: covered in papers']
 	},
 	action_emoji: { activity: 'writing in her journal' },
 	object_state: { name: 'Nora Vance', activity: 'Nora Vance is brewing coffee', object: 'coffee machine' },
@@ -132,5 +135,14 @@ export const SAMPLE_VARS: Record<TemplateId, TemplateVars> = {
 		time: '14:00, Friday March 3, 2023',
 		reaction: 'talk with Priya Sen about the supper',
 		remaining: ['14:30 (120 min) spend some time planning a harvest supper', '16:30 (60 min) relax at home', '21:00 (480 min) sleep']
+	},
+	next_action: {
+		name: 'Nora Vance',
+		summary,
+		time: 'Friday March 3, 2023, 14:00',
+		place: 'Lantern Bakery (kitchen)',
+		previous: 'baking bread for the afternoon',
+		perceived: ['Priya Sen is buying a loaf of bread', 'oven is baking bread'],
+		intention: ''
 	}
 };

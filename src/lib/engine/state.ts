@@ -6,7 +6,9 @@ import type { MemoryKind, MemorySource } from './memory';
 import type { RetrievalSettings, RetrievalWeights, Settings } from './types';
 
 // 2: conversations in the state (`talks`), per-object reaction judgements, sleep flags, memory sources.
-export const STATE_SCHEMA = 3;
+// 3: reactions under way. 4: subtasks keep their lengths, plans with places, object states seen,
+// conversations ask about what the other was doing, acting without a plan (`next_action`).
+export const STATE_SCHEMA = 4;
 
 export interface Ablation {
 	reflection: boolean;

@@ -45,13 +45,13 @@ async function serve(opts: SamplingServerOptions = {}): Promise<SamplingServer> 
 	return server;
 }
 
-/** A server that fails every request from number `from` on, until fixed. */
-function outage(from: number, fault: SamplingFault) {
-	let fixed = false;
-	return { when: (n: number) => (!fixed && n >= from ? fault : undefined), fix: () => (fixed = true) };
+/** A server that fails every request from when it breaks until it is fixed. */
+function outage(fault: SamplingFault) {
+	let down = false;
+	return { when: () => (down ? fault : undefined), breakAt: (step: number) => (done: number) => void (done >= step && (down = true)), fix: () => (down = false) };
 }
 
-const run = (home: string, steps: number) => startRun({ world: 'smallville', steps, seed: 1, home, model: 'openai' });
+const run = (home: string, steps: number, onProgress?: (done: number) => void) => startRun({ world: 'smallville', steps, seed: 1, home, model: 'openai', onProgress });
 
 describe('a run is a function of its inputs, with a server that samples and answers in any order', () => {
 	it('the same command twice, a fork, and two identical runs side by side give the same state', async () => {
@@ -96,11 +96,11 @@ describe('a run is a function of its inputs, with a server that samples and answ
 	}, 240_000);
 
 	it('an outage mid-run pauses it at its last commit; resumed, it is the run the model gives', async () => {
-		// from request 400 on (after step 0's plans) the server is overloaded, until it is fixed
-		const broken = outage(400, '503');
+		// after 20 steps the server is overloaded, until it is fixed
+		const broken = outage('503');
 		const s = await serve({ faults: { when: broken.when } });
 		const home = mkdtempSync(path.join(root, 'outage-'));
-		const paused = await run(home, 150);
+		const paused = await run(home, 150, broken.breakAt(20));
 		expect(paused.status).toBe('paused');
 		expect(paused.pause?.reason).toBe('fault');
 		expect(paused.pause?.message).toMatch(/HTTP 503/);
@@ -115,10 +115,10 @@ describe('a run is a function of its inputs, with a server that samples and answ
 	}, 240_000);
 
 	it("a proxy's error page with HTTP 200 is a fault, never an answer: nothing of it is cached or committed", async () => {
-		const broken = outage(400, 'html');
+		const broken = outage('html');
 		const s = await serve({ faults: { when: broken.when } });
 		const home = mkdtempSync(path.join(root, 'html-'));
-		const paused = await run(home, 150);
+		const paused = await run(home, 150, broken.breakAt(20));
 		expect(paused.status).toBe('paused');
 		expect(paused.pause?.message).toMatch(/text\/html/);
 		expect(s.counts.faultsByKind.html).toBeGreaterThan(0);

@@ -20,6 +20,21 @@ function home(): string {
 }
 afterAll(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
 
+/** Whether a process of group `pgid` still runs (a killed one not yet reaped, a zombie, does not). */
+function groupRunning(pgid: number): boolean {
+	return readdirSync('/proc')
+		.filter((d) => /^\d+$/.test(d))
+		.some((d) => {
+			try {
+				const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+				const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+				return Number(group) === pgid && state !== 'Z' && state !== 'X';
+			} catch {
+				return false;
+			}
+		});
+}
+
 describe('experiments', () => {
 	it('finds no significant difference between two identical arms (A/A, 8 replicates each)', { timeout: 120_000 }, async () => {
 		const def = parseExperiment({ name: 'aa', world: 'the-ville-3', steps: 120, replicates: 8, seeds: 'distinct', arms: [{ name: 'A' }, { name: 'B' }] }, 'aa.json');
@@ -108,7 +123,9 @@ describe('experiments', () => {
 		const deadline = Date.now() + 90_000;
 		while (!lines().some((l) => l.state === 'done') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 		process.kill(-child.pid!, 'SIGKILL');
-		await new Promise((r) => setTimeout(r, 300));
+		// the experiment and its workers are gone once no process of the group is left running
+		for (let i = 0; i < 200 && groupRunning(child.pid!); i++) await new Promise((r) => setTimeout(r, 50));
+		expect(groupRunning(child.pid!)).toBe(false);
 		const before = lines();
 		const doneBefore = before.filter((l) => l.state === 'done');
 		expect(doneBefore.length).toBeGreaterThanOrEqual(1);

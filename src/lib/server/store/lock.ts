@@ -71,10 +71,13 @@ function startTime(pid: number): string | null {
 function pidAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
-		return true;
 	} catch (e) {
 		return (e as NodeJS.ErrnoException).code === 'EPERM';
 	}
+	// a killed process nobody has reaped yet (a zombie) still answers signals, but writes nothing
+	const stat = readText(`/proc/${pid}/stat`);
+	const state = stat ? stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] : '';
+	return state !== 'Z' && state !== 'X';
 }
 
 /** Who this process is, as a lock file names its holder (pid, host, boot, start time). */

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,6 +61,25 @@ describe('writer lock', () => {
 		const dir = folder();
 		writeFileSync(path.join(dir, LOCK_FILE), '{"pid":');
 		WriteLock.acquire(dir, 'CLI').release();
+	});
+
+	it('a killed holder that nobody has reaped yet (a zombie) is gone', async () => {
+		// sleep 0 exits and stays a zombie: its parent becomes `sleep 2`, which never reaps it
+		const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 2'], { stdio: ['ignore', 'pipe', 'ignore'] });
+		const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
+		try {
+			let state = '';
+			for (let i = 0; i < 50 && state !== 'Z'; i++) {
+				await new Promise((r) => setTimeout(r, 20));
+				const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+				state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+			}
+			expect(state).toBe('Z');
+			expect(holderAlive(lockOf({ pid }))).toBe(false);
+			expect(holderAlive(lockOf({ pid: parent.pid }))).toBe(true);
+		} finally {
+			parent.kill('SIGKILL');
+		}
 	});
 
 	it('a writer whose lock was taken from it stops before writing', () => {

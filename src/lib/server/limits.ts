@@ -100,12 +100,13 @@ export interface JsonTooDeep {
  * the parser. Takes the text or its UTF-8 bytes (a request body as it arrived).
  */
 export function jsonTooDeep(text: string | Uint8Array, max = limits().maxJsonDepth): JsonTooDeep | undefined {
-	const at = typeof text === 'string' ? scanString(text, max) : scanBytes(text, max);
+	const code = typeof text === 'string' ? (i: number) => text.charCodeAt(i) : (i: number) => text[i];
+	const at = scanDepth(text.length, code, max);
 	if (at < 0) return undefined;
 	let line = 1;
 	let lineStart = 0;
 	for (let i = 0; i < at; i++) {
-		const c = typeof text === 'string' ? text.charCodeAt(i) : text[i];
+		const c = code(i);
 		if (c === 10) {
 			line++;
 			lineStart = i + 1;
@@ -121,30 +122,13 @@ export function jsonTooDeep(text: string | Uint8Array, max = limits().maxJsonDep
 
 // 34 ", 92 \, 91 [, 123 {, 93 ], 125 }: the same bytes in UTF-16 and UTF-8 (no byte of a
 // multi-byte UTF-8 sequence is below 128), so both scans read the text the same way.
-function scanString(s: string, max: number): number {
+function scanDepth(length: number, code: (i: number) => number, max: number): number {
 	let depth = 0;
-	for (let i = 0; i < s.length; i++) {
-		const c = s.charCodeAt(i);
+	for (let i = 0; i < length; i++) {
+		const c = code(i);
 		if (c === 34) {
-			for (i++; i < s.length; i++) {
-				const d = s.charCodeAt(i);
-				if (d === 92) i++;
-				else if (d === 34) break;
-			}
-		} else if (c === 91 || c === 123) {
-			if (++depth > max) return i;
-		} else if ((c === 93 || c === 125) && depth > 0) depth--;
-	}
-	return -1;
-}
-
-function scanBytes(s: Uint8Array, max: number): number {
-	let depth = 0;
-	for (let i = 0; i < s.length; i++) {
-		const c = s[i];
-		if (c === 34) {
-			for (i++; i < s.length; i++) {
-				const d = s[i];
+			for (i++; i < length; i++) {
+				const d = code(i);
 				if (d === 92) i++;
 				else if (d === 34) break;
 			}

@@ -9,13 +9,14 @@
 // enough of them wait and they are merged into the index. One process updates at a time
 // (`update.lock`, taken over when its holder died).
 
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { Field, Int32, Schema, Utf8 } from 'apache-arrow';
 import { loadLance } from '../memory/lance-store';
 import type { RunReader, StepLine } from '../journal/journal';
 import { readLogLines } from '../journal/log';
+import { folderBytes } from '../store/upkeep';
 
 export const SEARCH_DIR = 'search';
 export const TEXT_TABLE = 'texts';
@@ -321,12 +322,3 @@ function sql(s: string): string {
 	return `'${s.replace(/'/g, "''")}'`;
 }
 
-function folderBytes(dir: string): number {
-	let n = 0;
-	for (const e of readdirSync(dir, { withFileTypes: true })) {
-		const p = path.join(dir, e.name);
-		if (e.isDirectory()) n += folderBytes(p);
-		else if (e.isFile()) n += statSync(p).size;
-	}
-	return n;
-}

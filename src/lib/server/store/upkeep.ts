@@ -182,7 +182,8 @@ export async function checkRun(id: string, home = dataHome()): Promise<RunCheck>
 	return { run: id, status, firstStep: meta.firstStep, committed, snapshots: steps.length, memoryRows, problems };
 }
 
-function folderBytes(dir: string): number {
+/** The bytes of the files under `dir`. */
+export function folderBytes(dir: string): number {
 	let n = 0;
 	for (const e of readdirSync(dir, { withFileTypes: true })) {
 		const p = path.join(dir, e.name);

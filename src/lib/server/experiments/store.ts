@@ -13,6 +13,7 @@ import { dataHome } from '../paths';
 import { experimentJobs } from './definition';
 import { metricInfo, METRIC_IDS } from './metrics';
 import type { ExperimentDef, ExperimentListing, ExperimentProgress, ExperimentReport, Job, JobStatus } from './types';
+import { pidAlive } from '../store/lock';
 
 export interface StoredExperiment {
 	id: string;
@@ -100,13 +101,7 @@ export function writeProgress(id: string, progress: ExperimentProgress, home = d
 }
 
 function alive(pid: number | undefined): boolean {
-	if (!pid) return false;
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (e) {
-		return (e as NodeJS.ErrnoException).code === 'EPERM';
-	}
+	return !!pid && pidAlive(pid);
 }
 
 /** The latest progress; a running experiment whose process went away reads as interrupted. */

@@ -17,6 +17,7 @@ import { loadLance } from '../memory/lance-store';
 import type { RunReader, StepLine } from '../journal/journal';
 import { readLogLines } from '../journal/log';
 import { folderBytes } from '../store/upkeep';
+import { pidAlive } from '../store/lock';
 
 export const SEARCH_DIR = 'search';
 export const TEXT_TABLE = 'texts';
@@ -310,12 +311,7 @@ function holderAlive(file: string): boolean {
 	}
 	// this process updates one run at a time (the queue above): a lock naming it is a leftover
 	if (pid === process.pid) return false;
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (e) {
-		return (e as NodeJS.ErrnoException).code === 'EPERM';
-	}
+	return pidAlive(pid);
 }
 
 function sql(s: string): string {

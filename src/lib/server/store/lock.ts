@@ -68,7 +68,8 @@ function startTime(pid: number): string | null {
 	return fields[19] ?? null;
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether process `pid` of this machine still runs (a killed one not yet reaped does not). */
+export function pidAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 	} catch (e) {

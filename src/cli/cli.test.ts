@@ -1,21 +1,12 @@
 // The command line as a person uses it: a real process, its exit code and output.
 
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cliHarness, root } from './testing';
 
-const root = path.resolve(__dirname, '../..');
-const home = mkdtempSync(path.join(tmpdir(), 'cli-'));
-afterAll(() => rmSync(home, { recursive: true, force: true }));
-const env = { ...process.env, SIMULACRA_HOME: home };
-const args = (...a: string[]) => ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), ...a];
-
-function cli(...a: string[]) {
-	const r = spawnSync(process.execPath, args(...a), { cwd: root, env, encoding: 'utf8' });
-	return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const { home, env, args, cli } = cliHarness('cli-');
 
 function json(...a: string[]) {
 	const r = cli(...a, '--json');

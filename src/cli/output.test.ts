@@ -2,21 +2,11 @@
 // retrieval table's order and headers, and what `set-object` says it did.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliHarness, root } from './testing';
 
-const root = path.resolve(__dirname, '../..');
-const home = mkdtempSync(path.join(tmpdir(), 'cli-output-'));
-afterAll(() => rmSync(home, { recursive: true, force: true }));
-const env = { ...process.env, SIMULACRA_HOME: home };
-const args = (...a: string[]) => ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), ...a];
-
-function cli(...a: string[]) {
-	const r = spawnSync(process.execPath, args(...a), { cwd: root, env, encoding: 'utf8' });
-	return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const { home, env, args, cli } = cliHarness('cli-output-');
 
 /** Runs the CLI with its output read by a reader that closes the pipe after `keep` bytes (0: before anything is written). */
 function closedEarly(keep: number, ...a: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; err: string; got: number }> {

@@ -95,37 +95,24 @@ describe('a run is a function of its inputs, with a server that samples and answ
 		expect(s.counts.chat).toBeGreaterThan(asked(a.run));
 	}, 240_000);
 
-	it('an outage mid-run pauses it at its last commit; resumed, it is the run the model gives', async () => {
-		// after 20 steps the server is overloaded, until it is fixed
-		const broken = outage('503');
+	// after 20 steps the server fails every request, until it is fixed
+	it.each([
+		{ what: 'an outage (HTTP 503)', fault: '503' as const, says: /HTTP 503/ },
+		{ what: "a proxy's error page with HTTP 200", fault: 'html' as const, says: /text\/html/ }
+	])('$what mid-run is a fault, never an answer: the run pauses at its last commit; resumed, it is the run the model gives', async ({ fault, says }) => {
+		const broken = outage(fault);
 		const s = await serve({ faults: { when: broken.when } });
-		const home = mkdtempSync(path.join(root, 'outage-'));
+		const home = mkdtempSync(path.join(root, `${fault}-`));
 		const paused = await run(home, 150, broken.breakAt(20));
 		expect(paused.status).toBe('paused');
 		expect(paused.pause?.reason).toBe('fault');
-		expect(paused.pause?.message).toMatch(/HTTP 503/);
-		expect(s.counts.faultsByKind['503']).toBeGreaterThan(0);
+		expect(paused.pause?.message).toMatch(says);
+		expect(s.counts.faultsByKind[fault]).toBeGreaterThan(0);
 		broken.fix();
 		const resumed = await resumeRun(paused.run, { home });
 		expect(resumed.status).toBe('done');
 		expect(resumed.failsafes).toBe(0);
-		// the same command again is answered from the answers the resumed run used
-		const again = await run(home, 150);
-		expect(again.stateHash).toBe(resumed.stateHash);
-	}, 240_000);
-
-	it("a proxy's error page with HTTP 200 is a fault, never an answer: nothing of it is cached or committed", async () => {
-		const broken = outage('html');
-		const s = await serve({ faults: { when: broken.when } });
-		const home = mkdtempSync(path.join(root, 'html-'));
-		const paused = await run(home, 150, broken.breakAt(20));
-		expect(paused.status).toBe('paused');
-		expect(paused.pause?.message).toMatch(/text\/html/);
-		expect(s.counts.faultsByKind.html).toBeGreaterThan(0);
-		broken.fix();
-		const resumed = await resumeRun(paused.run, { home });
-		expect(resumed.status).toBe('done');
-		expect(resumed.failsafes).toBe(0);
+		// the same command again is answered from the answers the resumed run used: nothing of the fault was cached
 		const again = await run(home, 150);
 		expect(again.stateHash).toBe(resumed.stateHash);
 		expect(again.failsafes).toBe(0);

@@ -14,7 +14,7 @@ import { DEFAULT_HISTORY_LIMIT, History, type Kept } from './history.svelte';
 
 export type Tool = 'brush' | 'rect' | 'fill' | 'eraser' | 'eyedropper' | 'collision' | 'zone' | 'spawn' | 'select' | 'pan';
 
-export type Selection =
+type Selection =
 	| { kind: 'zone'; address: string; zoneKind: ZoneKind }
 	| { kind: 'spawn'; id: number }
 	| null;
@@ -43,13 +43,13 @@ interface GroupEntry {
 
 type Entry = PaintEntry | ShapeEntry | GroupEntry;
 
-export interface EditorOptions {
+interface EditorOptions {
 	/** how many steps the undo history keeps (default 500) */
 	historyLimit?: number;
 }
 
 /** Tells a view which cells of which layer changed, so it can redraw just those. */
-export type TileListener = (layerId: number, cells: Iterable<number>) => void;
+type TileListener = (layerId: number, cells: Iterable<number>) => void;
 
 export class EditorState {
 	doc = $state.raw() as MapDoc;

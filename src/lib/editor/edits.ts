@@ -43,7 +43,7 @@ function replaceLayer(shape: DocShape, id: number, next: (l: DocLayer) => DocLay
 	return { ...shape, layers };
 }
 
-export function checkLayerName(shape: DocShape, name: string, except?: number): string {
+function checkLayerName(shape: DocShape, name: string, except?: number): string {
 	const clean = name.trim();
 	if (!clean) throw new EditError('a layer needs a name');
 	if (shape.layers.some((l) => l.id !== except && l.name === clean))
@@ -145,7 +145,7 @@ function newObject(shape: DocShape, layer: DocObjectLayer, obj: Omit<DocObject, 
 	return { shape: replaceLayer(next, layer.id, (l) => ({ ...(l as DocObjectLayer), objects: [...(l as DocObjectLayer).objects, { ...obj, id }] })), id };
 }
 
-export function checkZoneName(name: string): string {
+function checkZoneName(name: string): string {
 	const clean = name.trim();
 	if (!clean) throw new EditError('a zone needs a name');
 	if (clean.includes(':')) throw new EditError(`"${clean}": zone names cannot contain ":" (it separates the parts of an address)`);
@@ -254,15 +254,9 @@ export function renameSpawn(shape: DocShape, id: number, name: string): DocShape
 	return mapObjects(shape, new Set([id]), (o) => ({ ...o, name: clean }));
 }
 
-export function renameObject(shape: DocShape, id: number, name: string): DocShape {
-	const clean = name.trim();
-	if (!clean) throw new EditError('a name cannot be empty');
-	return mapObjects(shape, new Set([id]), (o) => ({ ...o, name: clean }));
-}
-
 // ---- reading -----------------------------------------------------------------------------------
 
-export interface SpawnView {
+interface SpawnView {
 	id: number;
 	name: string;
 	/** tile */

@@ -4,7 +4,7 @@
 // longer be undone. A mark names a point in the history, so a gesture that makes several entries
 // can afterwards become one step (`squashToMark`) or be taken back entirely (`bailToMark`).
 
-export interface Recorded {
+interface Recorded {
 	label: string;
 }
 
@@ -12,10 +12,10 @@ export interface Recorded {
 export type Kept<E> = E & { readonly serial: number };
 
 /** Undoes (`'before'`) or redoes (`'after'`) one entry on the document. */
-export type ApplyEntry<E> = (entry: Kept<E>, side: 'before' | 'after') => void;
+type ApplyEntry<E> = (entry: Kept<E>, side: 'before' | 'after') => void;
 
 /** Makes one entry of several consecutive ones (oldest first). */
-export type GroupEntries<E> = (entries: Kept<E>[], label: string) => E;
+type GroupEntries<E> = (entries: Kept<E>[], label: string) => E;
 
 export const DEFAULT_HISTORY_LIMIT = 500;
 

@@ -31,7 +31,7 @@ export interface ViewTransform {
 	ratio: number;
 }
 
-export type MakeCanvas = (width: number, height: number) => HTMLCanvasElement;
+type MakeCanvas = (width: number, height: number) => HTMLCanvasElement;
 
 const defaultCanvas: MakeCanvas = (width, height) => {
 	const c = document.createElement('canvas');
@@ -40,7 +40,7 @@ const defaultCanvas: MakeCanvas = (width, height) => {
 	return c;
 };
 
-export const COLLISION_FILL = 'rgba(220, 38, 38, 0.45)';
+const COLLISION_FILL = 'rgba(220, 38, 38, 0.45)';
 
 interface Chunk {
 	canvas: HTMLCanvasElement;

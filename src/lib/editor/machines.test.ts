@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { DocTileLayer } from '../world/doc';
 import { commandsOf } from './commands';
 import { EditorState } from './editor.svelte';
+import { EditorKeys } from './keymap';
 import { toolsOf } from './runner.svelte';
-import { testDoc } from './testing';
+import { key, testDoc } from './testing';
 import { viewOf } from './view.svelte';
 
 const layer = (ed: EditorState, name: string) => ed.doc.layers.find((l) => l.name === name) as DocTileLayer | undefined;
@@ -50,7 +51,7 @@ describe('brush', () => {
 		const { ed, tools } = setup('brush');
 		tools.pointerDown(tools.screenOf(2, 2));
 		tools.pointerMove(tools.screenOf(4, 2));
-		expect(commandsOf(ed).handleKey(key('Escape'))).toBe(true);
+		expect(new EditorKeys(commandsOf(ed)).keydown(key('Escape'))).toBe(true);
 		expect(tools.state).toBe('brush.idle');
 		expect(row(ed, 'ground', 2, 2, 4)).toEqual([1, 1, 1]);
 		expect(ed.canUndo).toBe(false);
@@ -320,7 +321,3 @@ describe('the runner', () => {
 		expect(tools.screenOf(3, 2)).toEqual({ sx: 10 + 64 * 3.5, sy: 64 * 2.5 });
 	});
 });
-
-function key(k: string, mods: Partial<KeyboardEvent> = {}) {
-	return { key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, target: null, preventDefault() {}, ...mods };
-}

@@ -68,7 +68,7 @@ export interface ToolContext {
 	tilePixels(): number;
 }
 
-export type ToolId = Tool | 'hand';
+type ToolId = Tool | 'hand';
 
 export abstract class ToolMachine {
 	abstract readonly id: ToolId;
@@ -188,7 +188,7 @@ abstract class StrokeMachine extends ToolMachine {
 	}
 }
 
-export class BrushMachine extends StrokeMachine {
+class BrushMachine extends StrokeMachine {
 	readonly id = 'brush';
 	protected begin(p: ToolPoint) {
 		const layer = this.target();
@@ -198,7 +198,7 @@ export class BrushMachine extends StrokeMachine {
 	}
 }
 
-export class EraserMachine extends StrokeMachine {
+class EraserMachine extends StrokeMachine {
 	readonly id = 'eraser';
 	protected begin() {
 		const layer = this.target();
@@ -206,7 +206,7 @@ export class EraserMachine extends StrokeMachine {
 	}
 }
 
-export class CollisionMachine extends StrokeMachine {
+class CollisionMachine extends StrokeMachine {
 	readonly id = 'collision';
 	protected begin(p: ToolPoint) {
 		const erase = p.button === 2 || p.alt;
@@ -218,7 +218,7 @@ export class CollisionMachine extends StrokeMachine {
 
 // ---- rectangles: rect (tiles), zone ------------------------------------------------------------------
 
-export class RectMachine extends ToolMachine {
+class RectMachine extends ToolMachine {
 	readonly id = 'rect';
 	private start: Tile = { x: 0, y: 0 };
 	private gid = 0;
@@ -255,7 +255,7 @@ export class RectMachine extends ToolMachine {
 	}
 }
 
-export class ZoneMachine extends ToolMachine {
+class ZoneMachine extends ToolMachine {
 	readonly id = 'zone';
 	private start: Tile = { x: 0, y: 0 };
 	private kind: ZoneKind = 'sector';
@@ -292,7 +292,7 @@ export class ZoneMachine extends ToolMachine {
 
 // ---- one-click tools: fill, eyedropper, spawn ----------------------------------------------------------
 
-export class FillMachine extends ToolMachine {
+class FillMachine extends ToolMachine {
 	readonly id = 'fill';
 	down(p: ToolPoint): boolean {
 		const layer = this.target();
@@ -305,7 +305,7 @@ export class FillMachine extends ToolMachine {
 	}
 }
 
-export class EyedropperMachine extends ToolMachine {
+class EyedropperMachine extends ToolMachine {
 	readonly id = 'eyedropper';
 	down(p: ToolPoint): boolean {
 		const pick = pickTile(this.editor.doc, p.tile);
@@ -320,7 +320,7 @@ export class EyedropperMachine extends ToolMachine {
 	}
 }
 
-export class SpawnMachine extends ToolMachine {
+class SpawnMachine extends ToolMachine {
 	readonly id = 'spawn';
 	down(p: ToolPoint): boolean {
 		if (!this.onMap(p.tile)) return false;
@@ -332,7 +332,7 @@ export class SpawnMachine extends ToolMachine {
 
 // ---- select: pick, move, resize ------------------------------------------------------------------------
 
-export class SelectMachine extends ToolMachine {
+class SelectMachine extends ToolMachine {
 	readonly id = 'select';
 	private piece: ZonePiece | null = null;
 	private handle: Handle = 'se';

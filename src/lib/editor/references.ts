@@ -6,6 +6,7 @@
 // decides which renames to carry over, the server writes the files.
 
 import type { ZoneKind } from '../world/doc';
+import { isRecord } from '../shared/guards';
 
 /** A zone (or spawn point) renamed in the map: its full address before and after (`Sector`, `Sector:Arena`, a spawn's name). */
 export interface ZoneRename {
@@ -26,7 +27,6 @@ export interface ReferenceUpdate {
 	by: number[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * `value` after the renames, in order, applied to an address of `what`: a `home` follows its
@@ -60,7 +60,7 @@ export function renamePersona(
 	persona: unknown,
 	renames: readonly ZoneRename[]
 ): { value: unknown; updates: ReferenceUpdate[] } {
-	if (!isObject(persona)) return { value: persona, updates: [] };
+	if (!isRecord(persona)) return { value: persona, updates: [] };
 	const updates: ReferenceUpdate[] = [];
 	let next = persona;
 	if (typeof persona.home === 'string') {
@@ -101,10 +101,10 @@ export function renamePersona(
 
 /** scenario.json's content with each fact's event place renamed, and the fields that changed. */
 export function renameScenario(file: string, scenario: unknown, renames: readonly ZoneRename[]): { value: unknown; updates: ReferenceUpdate[] } {
-	if (!isObject(scenario) || !Array.isArray(scenario.facts)) return { value: scenario, updates: [] };
+	if (!isRecord(scenario) || !Array.isArray(scenario.facts)) return { value: scenario, updates: [] };
 	const updates: ReferenceUpdate[] = [];
 	const facts = scenario.facts.map((fact: unknown, k) => {
-		if (!isObject(fact) || !isObject(fact.event) || typeof fact.event.place !== 'string') return fact;
+		if (!isRecord(fact) || !isRecord(fact.event) || typeof fact.event.place !== 'string') return fact;
 		const place = fact.event.place;
 		const r = renameAddress(place, renames, 'sector');
 		if (r.value === place) return fact;

@@ -1,10 +1,10 @@
 // Small map documents for the editor's tests and benchmark: a ground layer, a hidden collisions
 // layer and the four zone/spawn object layers, with one 32 px tileset of 160 tiles.
 
-import type { EditorKeyEvent } from './commands';
+import type { KeyEvent } from './keymap';
 import type { DocLayer, DocObject, DocTileLayer, MapDoc } from '../world/doc';
 
-export interface TestDocOptions {
+interface TestDocOptions {
 	width?: number;
 	height?: number;
 	/** extra visual tile layers above the ground (empty) */
@@ -13,7 +13,7 @@ export interface TestDocOptions {
 	ground?: number;
 }
 
-export function tileLayer(id: number, name: string, data: number[], visible = true): DocTileLayer {
+function tileLayer(id: number, name: string, data: number[], visible = true): DocTileLayer {
 	return { kind: 'tile', id, name, visible, opacity: 1, attrs: {}, properties: [], encoding: 'csv', data };
 }
 
@@ -65,14 +65,16 @@ export function testDoc(opts: TestDocOptions = {}): MapDoc {
 	};
 }
 
-/** A key press as the editor's key handling sees it; `prevented` tells whether it was handled. */
-export function key(k: string, mods: Partial<EditorKeyEvent> = {}): EditorKeyEvent & { prevented: boolean } {
+/** A key press as the editor's key listener sees it; `prevented` tells whether it was handled. */
+export function key(k: string, mods: Partial<KeyEvent> = {}): KeyEvent & { prevented: boolean } {
 	const e = {
 		key: k,
 		ctrlKey: false,
 		metaKey: false,
 		shiftKey: false,
 		altKey: false,
+		repeat: false,
+		defaultPrevented: false,
 		target: null,
 		prevented: false,
 		preventDefault() {
@@ -82,3 +84,11 @@ export function key(k: string, mods: Partial<EditorKeyEvent> = {}): EditorKeyEve
 	};
 	return e;
 }
+
+/** Where a key is typed: the map view (its canvas), the page with nothing focused, a text field or a checkbox. */
+export const targets = {
+	map: { tagName: 'CANVAS', getAttribute: (name: string) => (name === 'data-editor-keys' ? 'map' : null) } as unknown as EventTarget,
+	body: { tagName: 'BODY', getAttribute: () => null } as unknown as EventTarget,
+	field: { tagName: 'INPUT', type: 'text', isContentEditable: false } as unknown as EventTarget,
+	checkbox: { tagName: 'INPUT', type: 'checkbox', isContentEditable: false } as unknown as EventTarget
+};

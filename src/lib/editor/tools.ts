@@ -113,7 +113,7 @@ export function pickTile(doc: MapDoc, t: Tile): { gid: number; layerId: number; 
 	return null;
 }
 
-export function inRect(r: ZoneRect, t: Tile): boolean {
+function inRect(r: ZoneRect, t: Tile): boolean {
 	return t.x >= r.x && t.y >= r.y && t.x < r.x + r.w && t.y < r.y + r.h;
 }
 
@@ -244,7 +244,7 @@ export function sameRect(a: ZoneRect, b: ZoneRect): boolean {
 	return a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
 }
 
-export function containsRect(outer: ZoneRect, inner: ZoneRect): boolean {
+function containsRect(outer: ZoneRect, inner: ZoneRect): boolean {
 	return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.w <= outer.x + outer.w && inner.y + inner.h <= outer.y + outer.h;
 }
 

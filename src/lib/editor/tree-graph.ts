@@ -23,7 +23,7 @@ export const CHILD_KIND: Record<PlaceKind, Exclude<PlaceKind, 'world'> | null> =
 /** An agent's spatial memory: sector -> arena -> object names. */
 export type KnownPlaces = Record<string, Record<string, string[]>>;
 
-export type PlaceNodeData = {
+type PlaceNodeData = {
 	label: string;
 	kind: PlaceKind;
 	/** a sector's kind, an object's state; '' otherwise */
@@ -43,12 +43,12 @@ export type PlaceNodeData = {
 
 export type PlaceNode = Node<PlaceNodeData, 'place'>;
 
-export interface TreeGraph {
+interface TreeGraph {
 	nodes: PlaceNode[];
 	edges: Edge[];
 }
 
-export interface GraphOptions {
+interface GraphOptions {
 	worldName: string;
 	/** addresses of collapsed nodes (ROOT_ID for the world) */
 	collapsed: ReadonlySet<string>;
@@ -61,7 +61,7 @@ export interface GraphOptions {
 }
 
 /** The last layout computed, keyed by the nodes shown and their links. */
-export interface LayoutCache {
+interface LayoutCache {
 	key: string;
 	positions: Map<string, { x: number; y: number }>;
 }
@@ -77,7 +77,7 @@ const NODE_GAP = 10;
 const RANK_GAP = 56;
 
 /** Above this many places the first view hides objects (every arena starts collapsed). */
-export const DEFAULT_COLLAPSE_LIMIT = 150;
+const DEFAULT_COLLAPSE_LIMIT = 150;
 
 interface Place {
 	id: string;
@@ -239,7 +239,7 @@ function layoutTree(ids: readonly string[], links: readonly (readonly [string, s
 }
 
 /** How many places (sectors, arenas, objects) the tree has. */
-export function placeCount(sectors: readonly SectorView[]): number {
+function placeCount(sectors: readonly SectorView[]): number {
 	let n = 0;
 	for (const s of sectors) {
 		n += 1 + s.arenas.length;

@@ -11,7 +11,7 @@ export const MIN_ZOOM = Math.ceil((READABLE_PX / MAX_NAME_UNITS) * 100) / 100;
 /** "Fit" zooms out no further than this. */
 export const FIT_MIN_ZOOM = 0.75;
 
-export interface Bounds {
+interface Bounds {
 	x: number;
 	y: number;
 	width: number;

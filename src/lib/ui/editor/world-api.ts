@@ -3,7 +3,7 @@
 // ProblemsError with the server's problems, as for the other world calls.
 
 import type { ReferenceUpdate, ZoneRename } from '$lib/editor/references';
-import type { CheckOutcome, SaveMapOutcome } from '$lib/server/world/edit';
+import type { CheckOutcome, SaveMapOutcome } from '$lib/api/types';
 import { ApiError, defaultFetch, jsonInit, ProblemsError, request, type ErrorFactory, type Fetch } from '$lib/shared/api';
 import type { MapDoc } from '$lib/world/doc';
 import type { WorldProblem } from '$lib/world/problems';

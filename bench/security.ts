@@ -1,12 +1,12 @@
 // Hostile input: the maps of src/lib/server/world/hostile.ts read and imported in a process of
 // their own (time per map, peak memory), and a long fuzz run over every reader of outside data
-// (src/lib/server/fuzz.ts) with a fresh seed: inputs, slowest input, peak memory.
+// (src/lib/server/fuzz/fuzz.ts) with a fresh seed: inputs, slowest input, peak memory.
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FUZZ_TARGETS } from '../src/lib/server/fuzz';
+import { FUZZ_TARGETS } from '../src/lib/server/fuzz/fuzz';
 import { writeHostileMaps, type HostileResult } from '../src/lib/server/world/hostile';
 
 interface Row {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { listSnapshotSteps, readSnapshotFile } from '../src/lib/server/journal/journal';
 import { BLOCKS_DIR, compressBlock, listBlocks, LOG_NAMES, logBytes, readBlock, readLogBytes, tailFile } from '../src/lib/server/journal/log';
-import { RunData } from '../src/lib/server/ide/run-data';
+import { RunData } from '../src/lib/server/read/run-data';
 import { loadState, openRun, startRun } from '../src/lib/server/run/runner';
 
 const DAY = 8640;

@@ -1,4 +1,5 @@
-import { listWorlds, worldsDir } from '$lib/server/files';
+import { listWorlds } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import { loadWorld, WorldError } from '$lib/server/world/load';
 import { worldView, type ProblemView, type WorldView } from '$lib/shared/world-view';
 import type { PageServerLoad } from './$types';

@@ -5,6 +5,7 @@
 // candidate object is parsed as JSON and, failing that, mended with `jsonrepair`.
 
 import { jsonrepair } from 'jsonrepair';
+import { isRecord } from '../shared/guards';
 
 export class JsonExtractError extends Error {
 	constructor(message: string) {
@@ -53,7 +54,7 @@ function matchObject(text: string, start: number): number {
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	return isRecord(value) ? value : undefined;
 }
 
 function parse(candidate: string, mend: boolean): Record<string, unknown> | undefined {

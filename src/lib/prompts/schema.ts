@@ -7,6 +7,7 @@
 // fail-safe is checked at load time).
 
 import type { TemplateVars } from '../engine/model';
+import { isRecord } from '../shared/guards';
 
 export const SCHEMA_TYPES = ['object', 'array', 'string', 'integer', 'number', 'boolean'] as const;
 export type SchemaType = (typeof SCHEMA_TYPES)[number];
@@ -45,10 +46,6 @@ const KEYWORDS: Record<SchemaType, readonly string[]> = {
 	boolean: []
 };
 const COMMON = ['type', 'description'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isNonNegativeInteger(value: unknown): value is number {
 	return typeof value === 'number' && Number.isInteger(value) && value >= 0;

@@ -7,6 +7,8 @@ import { LineCounter, parseDocument, isMap, isPair, isScalar, type Document } fr
 import type { TemplateValue, TemplateVars } from '../engine/model';
 import { sha256Hex } from './hash';
 import { checkSchema, validateOutput, type Schema } from './schema';
+import { isRecord } from '../shared/guards';
+import { splitFrontMatter, type FrontMatter } from './front-matter';
 
 export const INPUT_TYPES = ['text', 'integer', 'boolean', 'list', 'numbered'] as const;
 export type InputType = (typeof INPUT_TYPES)[number];
@@ -98,10 +100,6 @@ export function normaliseSource(source: string): string {
 	);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function baseName(file: string): string {
 	const name = file.split(/[\\/]/).pop() ?? file;
 	return name.replace(/\.md$/i, '');
@@ -114,26 +112,25 @@ function baseName(file: string): string {
  */
 export function parseTemplate(source: string, file?: string): Template {
 	const where = file ?? '<template>';
-	const text = normaliseSource(source);
-	const lines = text.split('\n');
 	const issues: TemplateIssue[] = [];
 	const fail = (): never => {
 		issues.sort((a, b) => a.line - b.line);
 		throw new TemplateError(where, issues);
 	};
 
-	if (lines[0].trim() !== '---') {
+	const text = normaliseSource(source);
+	const split = splitFrontMatter(text);
+	if (split === 'unopened') {
 		issues.push({ line: 1, message: 'a template must start with a "---" line opening its YAML front matter' });
 		fail();
 	}
-	const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
-	if (close < 0) {
+	if (split === 'unclosed') {
 		issues.push({ line: 1, message: 'the YAML front matter is not closed by a "---" line' });
 		fail();
 	}
+	const { lines, close, yaml: yamlText } = split as FrontMatter;
 	// File line of YAML line 1 is 2.
 	const yamlOffset = 1;
-	const yamlText = lines.slice(1, close).join('\n');
 	const lineCounter = new LineCounter();
 	const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false, uniqueKeys: true });
 	for (const err of [...doc.errors, ...doc.warnings]) {
@@ -291,11 +288,10 @@ export function parseTemplate(source: string, file?: string): Template {
  * exists counts, and line 2 stands for a front matter that cannot be read.
  */
 export function frontMatterLocator(source: string): (path: (string | number)[]) => number {
-	const lines = normaliseSource(source).split('\n');
-	const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
-	if (lines[0].trim() !== '---' || close < 0) return () => 1;
+	const split = splitFrontMatter(normaliseSource(source));
+	if (typeof split === 'string') return () => 1;
 	const lineCounter = new LineCounter();
-	const doc = parseDocument(lines.slice(1, close).join('\n'), { lineCounter, prettyErrors: false });
+	const doc = parseDocument(split.yaml, { lineCounter, prettyErrors: false });
 	return (path) => lineOfPath(doc, lineCounter, path) + 1;
 }
 

@@ -3,7 +3,7 @@
 
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { defaultWorldsDir } from './world/analyse';
+import type { WorldListing } from '../api/types';
 import { readTextCapped } from './limits';
 
 /** A refused or missing path; `status` is the HTTP status a route should answer with. */
@@ -178,22 +178,19 @@ export async function linksLeaving(root: string, folder = 'the world folder', ma
 	return found;
 }
 
-export interface WorldEntry {
-	/** folder name under the worlds folder; what `loadWorld` accepts */
-	id: string;
-	/** `name` from world.json when readable, otherwise the folder name */
-	name: string;
-}
-
-/** Folders of `worldsDir` that hold a world.json, sorted by id. A missing folder lists none. */
-export async function listWorlds(worldsDir: string): Promise<WorldEntry[]> {
+/**
+ * Folders of `worldsDir` that hold a world.json, sorted by id, each with its folder name (what
+ * `loadWorld` accepts) and `name` from world.json when readable (else the folder name). A
+ * missing folder lists none.
+ */
+export async function listWorlds(worldsDir: string): Promise<WorldListing[]> {
 	let entries: string[];
 	try {
 		entries = await readdir(worldsDir);
 	} catch {
 		return [];
 	}
-	const worlds: WorldEntry[] = [];
+	const worlds: WorldListing[] = [];
 	for (const id of entries.sort()) {
 		if (id.startsWith('.')) continue;
 		let manifest: string;
@@ -235,8 +232,4 @@ export function contentTypeOf(file: string): string {
 	return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** The folder holding the worlds: SIMULACRA_WORLDS when set, else `worlds/` of the project. */
-export function worldsDir(): string {
-	// called, not bound at load: the world reader imports this module too
-	return defaultWorldsDir();
-}
+/** The worlds folder (../paths.ts), named here for world/import-reference.ts, which imports it from here. */

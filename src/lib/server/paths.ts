@@ -1,4 +1,4 @@
-// Where the project and its data live on disk. The data home holds caches, runs, indexes and
+// Where the project, its worlds and its data live on disk. The data home holds caches, runs, indexes and
 // the stored prompt-set versions; it is outside version control (.simulacra/ is ignored) and can
 // be moved with SIMULACRA_HOME. The prompt templates' working copy (prompts/) can be moved with
 // SIMULACRA_PROMPTS.
@@ -9,16 +9,27 @@ import { fileURLToPath } from 'node:url';
 
 let root: string | undefined;
 
-/** The nearest folder at or above this file that holds a package.json. */
+/** The nearest folder at or above this file that holds a package.json (else the working folder). */
 export function projectRoot(): string {
 	if (root) return root;
-	let dir = path.dirname(fileURLToPath(import.meta.url));
-	for (;;) {
-		if (existsSync(path.join(dir, 'package.json'))) return (root = dir);
-		const parent = path.dirname(dir);
-		if (parent === dir) throw new Error(`no package.json found above ${path.dirname(fileURLToPath(import.meta.url))}`);
-		dir = parent;
+	let dir: string | undefined;
+	try {
+		dir = path.dirname(fileURLToPath(import.meta.url));
+	} catch {
+		dir = undefined;
 	}
+	while (dir) {
+		if (existsSync(path.join(dir, 'package.json'))) return (root = dir);
+		const up = path.dirname(dir);
+		dir = up === dir ? undefined : up;
+	}
+	return (root = process.cwd());
+}
+
+/** The worlds folder: SIMULACRA_WORLDS when set (resolved against the working folder), else `worlds/` of the project. */
+export function worldsDir(env: NodeJS.ProcessEnv = process.env): string {
+	const dir = env.SIMULACRA_WORLDS?.trim();
+	return dir ? path.resolve(dir) : path.join(projectRoot(), 'worlds');
 }
 
 /** `SIMULACRA_HOME` when set (resolved against the working folder), else `<project root>/.simulacra`. */

@@ -30,11 +30,11 @@ import type {
 import type { SearchAnswer } from '$lib/api/search';
 import type { StepChanges } from '$lib/api/changes';
 import type { ModelUse } from '$lib/api/model-use';
-import type { RetrievalTable, TraceSummary } from '$lib/server/run/traces';
+import type { RetrievalTable, TraceSummary } from '$lib/api/traces';
 import type { MapDoc } from '$lib/world/doc';
 import type { WorldProblem } from '$lib/world/problems';
 
-export type { RetrievalTable, TableRow, TraceSummary } from '$lib/server/run/traces';
+export type { RetrievalTable, TableRow, TraceSummary } from '$lib/api/traces';
 
 export type Fetch = typeof fetch;
 

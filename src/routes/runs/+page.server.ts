@@ -1,4 +1,5 @@
-import { listWorlds, worldsDir } from '$lib/server/files';
+import { listWorlds } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async () => ({ worlds: await listWorlds(worldsDir()) });

@@ -1,5 +1,6 @@
 // The worlds folder, for the worlds page.
-import { listWorlds, worldsDir } from '$lib/server/files';
+import { listWorlds } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async () => ({ worlds: await listWorlds(worldsDir()) });

@@ -152,7 +152,8 @@ describe('behaviour diff', () => {
 		// At step 100 Ayesha Khan and Wolfgang Schulz work at the vegetable patch: both see the fire,
 		// remember it (importance 9) and bring it up, so later talks and plans change course.
 		const steps = 900;
-		const town = (await startRun({ world: 'smallville', seed: 1, home, steps, snapshotEvery: 100 })).run;
+		// the fast profile: a reaction is decided four game minutes after it is noticed
+		const town = (await startRun({ world: 'smallville', seed: 1, home, steps, snapshotEvery: 100, profile: 'fast' })).run;
 		const t = 100;
 		const input = { type: 'set-object' as const, address: 'Johnson Park:garden:vegetable patch', state: 'on fire' };
 		const fork = (await startRun({ home, from: { run: town, step: t }, steps: steps - t, inputs: [input] })).run;

@@ -7,7 +7,7 @@
 // Latin-1, nothing parsed that is the same on both sides), never restores a state:
 // - steps.jsonl: per step, the two commit lines are compared whole; each agent's position and
 //   action are cut out of the line (the paths around them are skipped), and only the heads
-//   that hold inputs, events or conversations are parsed;
+//   that hold inputs, events or conversations are parsed (../journal/commit-line.ts cuts them);
 // - calls.jsonl: both journals walked in commit order (step, then key), template, prompt and
 //   answer compared as bytes (every call that differs marked, not only the first); every call
 //   counted for the fail-safe table;
@@ -54,11 +54,13 @@ import type { TrackedFact } from '../../engine/types';
 import { ProblemList } from '../../world/problems';
 import { callKeyOrder, listSnapshotSteps, readRunMeta, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
 import { intAt, logStamp, readLogBytes } from '../journal/log';
+import { AgentCuts, agentsRange, commitHeadIsEmpty, commitLineMemories, commitLineStep, commitParts, cutCommitLine, headRange, parseCommitHead, type CommitCuts } from '../journal/commit-line';
 import { lineageSpans, runLineage, spanOfStep } from '../store/store';
 import { dataHome } from '../paths';
 import { readScenario } from '../world/manifest';
 import { JournalText } from './journal-text';
 import { readMemories, type StoredMemory } from './memories';
+import { validRunId } from '../../shared/ids';
 import { mergeRanges } from '../../shared/ranges';
 
 export interface DiffOptions {
@@ -67,8 +69,6 @@ export interface DiffOptions {
 	memoriesPerAgent?: number;
 	conversationsPerSide?: number;
 }
-
-const RUN_ID = /^[\w.-]+$/;
 
 // ---------------------------------------------------------------------------
 // runs on disk
@@ -109,7 +109,7 @@ class RunFiles {
 		const i = step - this.firstStep;
 		const t = this.steps;
 		const at = t.starts[i];
-		if (i < 0 || i >= t.count || !t.text(i).startsWith('{"step":', at) || intAt(t.text(i), at + 8) !== step) {
+		if (i < 0 || i >= t.count || commitLineStep(t.text(i), at) !== step) {
 			throw new Error(`run ${this.id}: steps.jsonl line ${i + 1} is not the commit line of step ${step}`);
 		}
 		return i;
@@ -157,7 +157,7 @@ class RunSet {
 	constructor(readonly runsDir: string) {}
 
 	has(id: string): boolean {
-		return this.runs.has(id) || (RUN_ID.test(id) && id !== '.' && id !== '..' && existsSync(path.join(this.runsDir, id, 'run.json')));
+		return this.runs.has(id) || (validRunId(id) && existsSync(path.join(this.runsDir, id, 'run.json')));
 	}
 
 	get(id: string): RunFiles {
@@ -194,36 +194,23 @@ const ownerAt = (spans: Span[], step: number): Span | undefined => spanOfStep(sp
 // ---------------------------------------------------------------------------
 // commit lines
 
-const AGENTS = ',"agents":[';
-const CALLS = ',"calls":';
-const EMPTY_HEAD = ',"inputs":[],"events":[],"conversations":[]';
-
 interface LineRef {
 	j: JournalText;
 	/** the line's number in the log */
 	i: number;
-	/** the Latin-1 text that holds the line at start..end */
+	/** the Latin-1 text that holds the line at cuts.start..cuts.end */
 	t: string;
-	start: number;
-	end: number;
-	/** where `,"agents":[` begins */
-	agents: number;
-	/** where `,"calls":` begins */
-	calls: number;
+	/** where its members begin (../journal/commit-line.ts) */
+	cuts: CommitCuts;
 }
 
 function lineRef(run: RunFiles, step: number): LineRef {
 	const t = run.steps;
 	const i = run.lineOf(step);
-	const start = t.starts[i];
-	const end = t.ends[i];
-	// the agents array opens with an agent object; a conversation's `agents` holds two ids
 	const text = t.text(i);
-	let agents = text.indexOf(AGENTS + '{', start);
-	if (agents < 0 || agents > end) agents = text.lastIndexOf(AGENTS, end);
-	const calls = text.lastIndexOf(CALLS, end);
-	if (agents < start || calls < agents) throw new Error(`run ${run.id}: the commit line of step ${step} has no agents`);
-	return { j: t, i, t: text, start, end, agents, calls };
+	const cuts = cutCommitLine(text, t.starts[i], t.ends[i]);
+	if (!cuts) throw new Error(`run ${run.id}: the commit line of step ${step} has no agents`);
+	return { j: t, i, t: text, cuts };
 }
 
 interface Head {
@@ -235,81 +222,25 @@ interface Head {
 const NO_HEAD: Head = { inputs: [], events: [], conversations: [] };
 
 function parseHead(l: LineRef): Head {
-	if (l.t.startsWith(EMPTY_HEAD, l.agents - EMPTY_HEAD.length)) return NO_HEAD;
-	const h = JSON.parse(l.j.utf8(l.i, l.start, l.agents) + '}') as Head;
-	return { inputs: h.inputs ?? [], events: h.events ?? [], conversations: h.conversations ?? [] };
+	if (commitHeadIsEmpty(l.t, l.cuts)) return NO_HEAD;
+	const [from, to] = headRange(l.cuts);
+	return parseCommitHead(l.j.utf8(l.i, from, to) + '}');
 }
 
 type Part = NonNullable<Divergence['parts']>[number];
 
 /** The parts of two differing commit lines that differ. */
 function differingParts(a: LineRef, b: LineRef): Part[] {
-	const cut = (l: LineRef) => {
-		const x = l.t;
-		const inputs = x.indexOf(',"inputs":', l.start);
-		const events = x.indexOf(',"events":', inputs);
-		const conversations = x.indexOf(',"conversations":', events);
-		return {
-			time: x.slice(l.start, inputs).replace(/^\{"step":-?\d+/, ''),
-			inputs: x.slice(inputs, events),
-			events: x.slice(events, conversations),
-			conversations: x.slice(conversations, l.agents),
-			agents: x.slice(l.agents, l.calls),
-			counts: x.slice(l.calls, l.end)
-		};
-	};
-	const pa = cut(a);
-	const pb = cut(b);
+	const pa = commitParts(a.t, a.cuts);
+	const pb = commitParts(b.t, b.cuts);
 	return (Object.keys(pa) as Part[]).filter((k) => pa[k] !== pb[k]);
 }
 
-/** Each agent's position and action cut out of a commit line's agents array. */
-class AgentCuts {
-	readonly x: Int32Array;
-	readonly y: Int32Array;
-	/** `"activity":...,"emoji":...,"address":...` as Latin-1: equal texts, equal actions */
-	readonly action: string[];
-
-	constructor(readonly n: number) {
-		this.x = new Int32Array(n);
-		this.y = new Int32Array(n);
-		this.action = new Array<string>(n).fill('');
-	}
-
-	/** Reads the agents of a line; the field order is agentViews' (id, name, x, y, activity, emoji, address, chatWith, path). */
-	read(l: LineRef, where: string): void {
-		const t = l.t;
-		let p = l.agents + AGENTS.length;
-		const bad = () => new Error(`${where}: the agents of the commit line are not as written by the engine`);
-		for (let k = 0; k < this.n; k++) {
-			if (!t.startsWith('{"id":"', p)) throw bad();
-			let i = t.indexOf(',"x":', p + 7) + 5;
-			if (i < 5 || i > l.calls) throw bad();
-			let x = 0;
-			for (let c = t.charCodeAt(i); c >= 48 && c <= 57; c = t.charCodeAt(++i)) x = x * 10 + c - 48;
-			if (!t.startsWith(',"y":', i)) throw bad();
-			i += 5;
-			let y = 0;
-			for (let c = t.charCodeAt(i); c >= 48 && c <= 57; c = t.charCodeAt(++i)) y = y * 10 + c - 48;
-			if (!t.startsWith(',"activity":', i)) throw bad();
-			const chat = t.indexOf(',"chatWith":', i);
-			const pathAt = chat < 0 ? -1 : t.indexOf(',"path":[', chat);
-			// a path holds numbers only: its first `]}` closes it and the agent
-			const close = pathAt < 0 ? -1 : t.indexOf(']}', pathAt + 9);
-			if (close < 0 || close > l.calls) throw bad();
-			this.x[k] = x;
-			this.y[k] = y;
-			this.action[k] = t.slice(i + 1, chat);
-			p = close + 3;
-		}
-		if (t.charCodeAt(l.calls - 1) !== 93 || p !== (this.n > 0 ? l.calls : l.calls - 1)) throw bad();
-	}
-
-	copy(from: AgentCuts): void {
-		this.x.set(from.x);
-		this.y.set(from.y);
-		for (let k = 0; k < this.n; k++) this.action[k] = from.action[k];
-	}
+/** The same text at [from, to) of two lines. */
+function sameText(la: LineRef, lb: LineRef, range: (c: CommitCuts) => [number, number]): boolean {
+	const [a0, a1] = range(la.cuts);
+	const [b0, b1] = range(lb.cuts);
+	return a1 - a0 === b1 - b0 && la.t.slice(a0, a1) === lb.t.slice(b0, b1);
 }
 
 /** One run's lane of the timeline: per agent, segments of equal action. */
@@ -672,9 +603,7 @@ function storedThrough(run: RunFiles, end: number, rows: StoredMemory[]): number
 	const t = run.steps;
 	for (let s = base; s < end; s++) {
 		const i = run.lineOf(s);
-		const text = t.text(i);
-		const at = text.lastIndexOf(',"memories":', t.ends[i]);
-		expected += at > t.starts[i] ? intAt(text, at + 12) || 0 : 0;
+		expected += commitLineMemories(t.text(i), t.starts[i], t.ends[i]);
 	}
 	let stored = 0;
 	for (const m of rows) if (m.step >= base) stored++;
@@ -954,7 +883,8 @@ function pushRange(ranges: [number, number][], frame: number): void {
 function agentList(run: RunFiles, step: number | null): { id: string; name: string }[] {
 	if (step !== null) {
 		const l = lineRef(run, step);
-		const views = JSON.parse(l.j.utf8(l.i, l.agents + AGENTS.length - 1, l.calls)) as { id: string; name: string }[];
+		const [from, to] = agentsRange(l.cuts);
+		const views = JSON.parse(l.j.utf8(l.i, from, to)) as { id: string; name: string }[];
 		return views.map((v) => ({ id: v.id, name: v.name }));
 	}
 	return readSnapshot(run.dir, run.firstStep).state.agents.map((a) => ({ id: a.id, name: a.name }));
@@ -1003,11 +933,11 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 		const la = lineRef(oa, s);
 		const lb = lineRef(ob, s);
 		const frame = s + 1;
-		const same = la.end - la.start === lb.end - lb.start && la.t.slice(la.start, la.end) === lb.t.slice(lb.start, lb.end);
-		cutsA.read(la, `run ${oa.id}, step ${s}`);
-		const agentsSame = same || la.t.slice(la.agents, la.calls) === lb.t.slice(lb.agents, lb.calls);
+		const same = sameText(la, lb, (c) => [c.start, c.end]);
+		cutsA.read(la.t, la.cuts, `run ${oa.id}, step ${s}`);
+		const agentsSame = same || sameText(la, lb, (c) => [c.agents, c.calls]);
 		if (agentsSame) cutsB.copy(cutsA);
-		else cutsB.read(lb, `run ${ob.id}, step ${s}`);
+		else cutsB.read(lb.t, lb.cuts, `run ${ob.id}, step ${s}`);
 		laneA.add(frame, cutsA);
 		laneB.add(frame, cutsB);
 		const differ: string[] = [];
@@ -1021,7 +951,7 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 			}
 		}
 		// heads: inputs, events, conversations (parsed once when both sides wrote the same)
-		const headSame = same || la.t.slice(la.start, la.agents) === lb.t.slice(lb.start, lb.agents);
+		const headSame = same || sameText(la, lb, headRange);
 		const ha = parseHead(la);
 		const hb = headSame ? ha : parseHead(lb);
 		accumulate(accA, s, ha);

@@ -1,20 +1,8 @@
 // CSV exports of an evaluation (GET /api/runs/:id/eval?format=csv&table=...): one row per
-// observation, RFC 4180 quoting (a field with a comma, quote, line break or edge space is quoted,
-// quotes doubled), CRLF line ends, a header row.
+// observation, a header row, written by ../../shared/csv.ts (RFC 4180 quoting, CRLF line ends).
 
 import type { EvalCsvTable, EvalReport, InterviewSet } from '../../api/eval';
-
-type Cell = string | number | boolean | null | undefined;
-
-export function csvField(v: Cell): string {
-	if (v === null || v === undefined) return '';
-	const s = typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v);
-	return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export function toCsv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
-	return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
+import { toCsv, type CsvCell } from '../../shared/csv';
 
 /** Diffusion: one row per fact and sampled step. */
 export function diffusionCsv(r: EvalReport): string {
@@ -95,7 +83,7 @@ export function attendanceCsv(r: EvalReport): string {
 export function interviewsCsv(set: InterviewSet): string {
 	const category = new Map(set.questions.map((q) => [q.id, q.category]));
 	const human = new Map((set.human ?? []).map((h) => [`${h.agent}\n${h.question}`, h]));
-	const rows: Cell[][] = [];
+	const rows: CsvCell[][] = [];
 	set.answers.forEach((a, k) => {
 		rows.push([set.step, a.agent, a.question, category.get(a.question), a.condition, a.text, a.answer, a.memories.map((m) => m.id).join(' ')]);
 		const key = `${a.agent}\n${a.question}`;

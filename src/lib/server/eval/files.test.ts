@@ -9,7 +9,6 @@ import type { AgentView } from '../../engine/sim';
 import { CONDITIONS, DEFAULT_QUESTIONS, QUESTION_CATEGORIES, fillQuestion, namedPersona, unknownPlaceholders } from '../../eval/questions';
 import { ProblemList, WorldError } from '../../world/problems';
 import { checkScenarioEvents, readScenario } from '../world/manifest';
-import { csvField, toCsv } from './csv';
 import { questionBank, readEvaluationFile } from './evaluation-file';
 import { density, mutualEdges, presence, sampleSteps } from './metrics';
 
@@ -119,6 +118,8 @@ describe('questions and conditions', () => {
 		expect(namedPersona('bob', personas)?.id).toBe('cid');
 		expect(namedPersona('cid', personas)?.id).toBe('ann');
 		expect(namedPersona('ann', [personas[0]])).toBeUndefined();
+		// structured seed memories come first, as in the stream
+		expect(namedPersona('ann', [{ ...personas[0], memories: [{ description: 'Ann Lee chatted with Bob Ray' }] }, ...personas.slice(1)])?.id).toBe('bob');
 		expect(fillQuestion("What would [name] like for [name]'s birthday?", 'Cid Moe')).toBe("What would Cid Moe like for Cid Moe's birthday?");
 	});
 
@@ -133,17 +134,6 @@ describe('questions and conditions', () => {
 });
 
 describe('pure measures', () => {
-	it('quotes CSV fields that need it', () => {
-		expect(csvField('plain')).toBe('plain');
-		expect(csvField('a, b')).toBe('"a, b"');
-		expect(csvField('say "hi"')).toBe('"say ""hi"""');
-		expect(csvField('two\nlines')).toBe('"two\nlines"');
-		expect(csvField(' edge')).toBe('" edge"');
-		expect(csvField(undefined)).toBe('');
-		expect(csvField(false)).toBe('false');
-		expect(toCsv(['a', 'b'], [[1, 'x,y']])).toBe('a,b\r\n1,"x,y"\r\n');
-	});
-
 	it('density counts mutual edges only', () => {
 		const says = new Set(['a|b', 'b|a', 'a|c', 'c|d', 'd|c']);
 		const edges = mutualEdges(['d', 'c', 'b', 'a'], (x, y) => says.has(`${x}|${y}`));

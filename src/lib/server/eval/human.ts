@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { HumanAnswerInput, HumanAnswerRecord, HumanAnswerSet, HumanAnswersRequest, InterviewSet } from '../../api/eval';
 import { HUMAN_ANSWER_MAX, HUMAN_CONDITION } from '../../eval/questions';
-import { ApiError, badRequest } from '../ide/errors';
-import { isObject } from '../ide/validate';
+import { RequestError, badRequest } from '../errors';
+import { isRecord } from '../../shared/guards';
 import { dataHome } from '../paths';
 import { openRun } from '../run/runner';
 import { readInterviewSet } from './interviews';
@@ -41,7 +41,7 @@ export interface HumanAnswerProblem {
 }
 
 /** Answers refused: every problem is listed in the message (a 400 answer for the API). */
-export class HumanAnswersError extends ApiError {
+export class HumanAnswersError extends RequestError {
 	constructor(
 		readonly issues: HumanAnswerProblem[],
 		what = 'the human-written answers'
@@ -187,7 +187,7 @@ export function deleteHumanAnswer(runId: string, step: number | undefined, agent
 	const answers = stored?.answers ?? [];
 	const kept = answers.filter((a) => !(a.agent === id && a.question === question));
 	if (kept.length === answers.length) {
-		throw new ApiError(404, `no human-written answer of ${id.slice(0, 60)} to "${question.slice(0, 60)}" is stored for step ${set.step}`);
+		throw new RequestError(404, `no human-written answer of ${id.slice(0, 60)} to "${question.slice(0, 60)}" is stored for step ${set.step}`);
 	}
 	const next: HumanAnswerSet = { schema: 1, run: runId, step: set.step, answers: kept };
 	writeJsonFile(humanAnswersFile(reader.dir, set.step), next);
@@ -196,7 +196,7 @@ export function deleteHumanAnswer(runId: string, step: number | undefined, agent
 
 /** The body of PUT /api/runs/:id/eval/human, checked for shape (the answers themselves by `checkHumanAnswers`). */
 export function parseHumanAnswersRequest(body: unknown): HumanAnswersRequest {
-	if (!isObject(body)) throw badRequest('the body must be a JSON object { step?, answers: [{ agent, question, answer }] }');
+	if (!isRecord(body)) throw badRequest('the body must be a JSON object { step?, answers: [{ agent, question, answer }] }');
 	for (const key of Object.keys(body)) if (!['step', 'answers'].includes(key)) throw badRequest(`unknown field "${key.slice(0, 40)}" (fields: step, answers)`);
 	const step = body.step;
 	if (step !== undefined && step !== null && !(typeof step === 'number' && Number.isInteger(step) && step >= 0)) {
@@ -206,7 +206,7 @@ export function parseHumanAnswersRequest(body: unknown): HumanAnswersRequest {
 	if (!Array.isArray(list)) throw badRequest('answers must be a list of { agent, question, answer }');
 	if (list.length > 10_000) throw badRequest(`answers holds ${list.length} entries; at most 10000 are taken at once`);
 	const answers = list.map((item, k) => {
-		if (!isObject(item)) throw badRequest(`answers[${k}] must be an object { agent, question, answer }`);
+		if (!isRecord(item)) throw badRequest(`answers[${k}] must be an object { agent, question, answer }`);
 		for (const key of Object.keys(item)) if (!['agent', 'question', 'answer'].includes(key)) throw badRequest(`answers[${k}]: unknown field "${key.slice(0, 40)}" (fields: agent, question, answer)`);
 		return { agent: item.agent, question: item.question, answer: item.answer } as HumanAnswerInput;
 	});

@@ -18,11 +18,10 @@ import {
 	type ConditionId,
 	type InterviewQuestion
 } from '../../eval/questions';
-import { notFound } from '../ide/errors';
-import { dataHome } from '../paths';
+import { notFound } from '../errors';
+import { dataHome, worldsDir } from '../paths';
 import { createModel, type LiveModel, type ModelChoice } from '../run/models';
 import { loadState, openRun } from '../run/runner';
-import { defaultWorldsDir } from '../world/analyse';
 import { questionBank } from './evaluation-file';
 import { humanAnswerCount, readHumanAnswers } from './human';
 import { evaluationsDir, lastStep, readJson, writeJsonFile } from './sources';
@@ -96,7 +95,7 @@ export async function runInterviews(runId: string, opts: InterviewOptions = {}):
 	const conditions = checkConditions(opts.conditions);
 	const bank = opts.questions
 		? { questions: opts.questions, from: 'request' }
-		: await questionBank({ worldsDir: opts.worldsDir ?? defaultWorldsDir(), world: reader.meta.world, runWorldDir: path.join(reader.dir, 'world') });
+		: await questionBank({ worldsDir: opts.worldsDir ?? worldsDir(), world: reader.meta.world, runWorldDir: path.join(reader.dir, 'world') });
 	const model = await runModel(reader.dir, reader.meta.model.provider, home);
 	try {
 		const { sim, world } = await loadState(runId, step, { home, model });

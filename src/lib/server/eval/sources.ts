@@ -3,13 +3,15 @@
 // snapshot step is rebuilt from it) and the commit lines of the steps log (conversations, and
 // agents' positions in chosen windows), read once and only parsed where needed.
 
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MemoryRecord } from '../../engine/memory';
 import { Simulation, type AgentView } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
-import { committedSteps, type RunReader, type StepLine } from '../journal/journal';
+import { writeFileAtomic } from '../fs/atomic';
+import { committedSteps, type RunReader } from '../journal/journal';
+import { commitHasConversations, commitLineStep, parseCommitLine, type StepLine } from '../journal/commit-line';
 import { readLogText } from '../journal/log';
 import { MemoryStore } from '../memory/lance-store';
 import type { LiveModel } from '../run/models';
@@ -24,9 +26,7 @@ export function evaluationsDir(runDir: string): string {
 /** Writes a JSON file whole or not at all. */
 export function writeJsonFile(file: string, value: unknown): void {
 	mkdirSync(path.dirname(file), { recursive: true });
-	const tmp = `${file}.${process.pid}.tmp`;
-	writeFileSync(tmp, JSON.stringify(value));
-	renameSync(tmp, file);
+	writeFileAtomic(file, JSON.stringify(value));
 }
 
 export function readJson<T>(file: string): T | undefined {
@@ -127,8 +127,6 @@ export interface JournalScan {
 	positions: Map<number, AgentView[]>;
 }
 
-const STEP_PREFIX = /^\{"step":(\d+),/;
-
 /**
  * Reads the lineage's steps logs once. Lines are parsed only when they hold a
  * conversation or end in one of `windows` (states [from, to), the state after a line's step).
@@ -147,19 +145,18 @@ export function scanJournal(lineage: LineageRun[], windows: [number, number][]):
 			const line = text.slice(start, end);
 			start = end + 1;
 			if (!line) continue;
-			const m = STEP_PREFIX.exec(line);
-			let step = m ? Number(m[1]) : NaN;
+			let step = commitLineStep(line);
 			let parsed: StepLine | undefined;
-			if (!m) {
-				parsed = JSON.parse(line) as StepLine;
+			if (Number.isNaN(step)) {
+				parsed = parseCommitLine(line);
 				step = parsed.step;
 			}
 			// this run holds the steps that make states (from, to]
 			if (step < from || step >= to) continue;
-			const talk = !line.includes('"conversations":[]');
+			const talk = commitHasConversations(line);
 			const window = inWindow(step + 1);
 			if (!talk && !window) continue;
-			parsed ??= JSON.parse(line) as StepLine;
+			parsed ??= parseCommitLine(line);
 			if (talk) conversations.push(...parsed.conversations);
 			if (window) positions.set(step + 1, parsed.agents);
 		}

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../paths';
 import { experimentCommand, reportText } from './cli';
-import type { ExperimentReport } from './types';
+import type { ExperimentReport } from '../../api/experiments';
 
 const home = mkdtempSync(path.join(tmpdir(), 'simulacra-exp-cli-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));

@@ -4,7 +4,7 @@
 import { dataHome } from '../paths';
 import { loadExperimentFile, runExperiment } from './pool';
 import { experimentReport, listExperiments, reportComparisonsCsv, reportRunsCsv } from './store';
-import type { ExperimentProgress, ExperimentReport } from './types';
+import type { ExperimentProgress, ExperimentReport } from '../../api/experiments';
 
 function fmt(x: number): string {
 	if (!Number.isFinite(x)) return String(x);

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { profileOverrides } from '../../engine/profiles';
 import { DEFAULT_SETTINGS } from '../../engine/types';
 import { checkSetting, closest, ExperimentDefError, experimentId, experimentJobs, parseExperiment, readExperimentFile } from './definition';
 
@@ -15,6 +16,14 @@ describe('parseExperiment', () => {
 			{ name: 'A', set: [] },
 			{ name: 'B', set: ['retrieval.weights.relevance=3'] }
 		]);
+	});
+
+	it("an arm's profile (or the experiment's) stands for its settings, before the arm's own", () => {
+		const def = parseExperiment({ ...minimal, profile: 'fast', arms: [{ name: 'fast' }, { name: 'paper', profile: 'paper', set: ['perception.reactionMinutes=1'] }] }, 'x.json');
+		expect(def.arms[0].set).toEqual(profileOverrides('fast'));
+		expect(def.arms[1].set).toEqual([...profileOverrides('paper'), 'perception.reactionMinutes=1']);
+		expect(experimentId(def)).not.toBe(experimentId(parseExperiment({ ...minimal, arms: [{ name: 'fast' }, { name: 'paper' }] }, 'x.json')));
+		expect(() => parseExperiment({ ...minimal, arms: [{ name: 'A', profile: 'quick' }] }, 'x.json')).toThrow(/arms\[0\]\.profile \(arm "A"\): "paper" or "fast", not "quick"/);
 	});
 
 	it('names the file, the field and why for every problem', () => {

@@ -3,11 +3,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { PROFILE_NAMES, profileOverrides } from '../../engine/profiles';
 import { applyOverrides, parseOverride } from '../../engine/settings';
 import type { SimState } from '../../engine/state';
 import { DEFAULT_SETTINGS, type Settings } from '../../engine/types';
 import { METRIC_IDS } from './metrics';
-import type { ArmDef, ExperimentDef, Job, ModelName } from './types';
+import type { ArmDef, ExperimentDef, Job, ModelName } from '../../api/experiments';
+import { isRecord } from '../../shared/guards';
 
 export class ExperimentDefError extends Error {
 	constructor(
@@ -21,8 +23,8 @@ export class ExperimentDefError extends Error {
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/;
 export const WORLD_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const KNOWN = new Set(['name', 'world', 'steps', 'hours', 'minutes', 'replicates', 'seed', 'seeds', 'base', 'model', 'arms', 'metrics', 'workers', 'concurrency', 'endpoints']);
-const ARM_KNOWN = new Set(['name', 'set', 'prompts', 'model']);
+const KNOWN = new Set(['name', 'world', 'steps', 'hours', 'minutes', 'replicates', 'seed', 'seeds', 'base', 'model', 'profile', 'arms', 'metrics', 'workers', 'concurrency', 'endpoints']);
+const ARM_KNOWN = new Set(['name', 'profile', 'set', 'prompts', 'model']);
 export const MAX_REPLICATES = 1000;
 export const MAX_STEPS = 1_000_000;
 
@@ -94,10 +96,6 @@ export function checkSetting(text: string, target: SettingsTarget): string | und
 	}
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-	return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function wholeNumber(v: unknown, where: string, min: number, max: number, problems: string[]): number | undefined {
 	if (v === undefined) return undefined;
 	if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
@@ -124,7 +122,7 @@ function modelName(v: unknown, where: string, problems: string[]): ModelName | u
  */
 export function parseExperiment(raw: unknown, file: string, secondsPerStep?: (world: string | undefined) => number, target?: SettingsTarget): ExperimentDef {
 	const problems: string[] = [];
-	if (!isObject(raw)) throw new ExperimentDefError(file, ['an experiment is a JSON object']);
+	if (!isRecord(raw)) throw new ExperimentDefError(file, ['an experiment is a JSON object']);
 	for (const k of Object.keys(raw)) if (!KNOWN.has(k)) problems.push(`"${k}": unknown field (known: ${[...KNOWN].join(', ')})`);
 	const name = raw.name === undefined ? undefined : typeof raw.name === 'string' && NAME.test(raw.name) ? raw.name : (problems.push(`name: letters, digits, space, _ . -, up to 64, not ${JSON.stringify(raw.name)}`), undefined);
 	let world: string | undefined;
@@ -134,7 +132,7 @@ export function parseExperiment(raw: unknown, file: string, secondsPerStep?: (wo
 	}
 	let base: ExperimentDef['base'];
 	if (raw.base !== undefined) {
-		if (!isObject(raw.base) || typeof raw.base.run !== 'string' || !raw.base.run) problems.push('base: {"run": RUN_ID, "step": N}');
+		if (!isRecord(raw.base) || typeof raw.base.run !== 'string' || !raw.base.run) problems.push('base: {"run": RUN_ID, "step": N}');
 		else {
 			const step = wholeNumber(raw.base.step, 'base.step', 0, MAX_STEPS, problems);
 			if (raw.base.step === undefined) problems.push('base.step: the step every run forks from is missing');
@@ -166,13 +164,20 @@ export function parseExperiment(raw: unknown, file: string, secondsPerStep?: (wo
 		const seen = new Set<string>();
 		raw.arms.forEach((a, i) => {
 			const where = `arms[${i}]`;
-			if (!isObject(a)) return void problems.push(`${where}: an object with "name"`);
+			if (!isRecord(a)) return void problems.push(`${where}: an object with "name"`);
 			for (const k of Object.keys(a)) if (!ARM_KNOWN.has(k)) problems.push(`${where}.${k}: unknown field (known: ${[...ARM_KNOWN].join(', ')})`);
 			if (typeof a.name !== 'string' || !NAME.test(a.name)) return void problems.push(`${where}.name: letters, digits, space, _ . -, up to 64, not ${JSON.stringify(a.name)}`);
 			if (seen.has(a.name)) problems.push(`${where}.name: "${a.name}" names two arms`);
 			seen.add(a.name);
 			const arm = `(arm "${a.name}")`;
+			// a profile (the arm's, else the experiment's) is its settings, before the arm's own
+			const profile = a.profile ?? raw.profile;
 			const set: string[] = [];
+			if (profile !== undefined) {
+				if (typeof profile !== 'string' || !PROFILE_NAMES.includes(profile)) {
+					problems.push(`${a.profile !== undefined ? `${where}.profile ${arm}` : 'profile'}: ${PROFILE_NAMES.map((n) => `"${n}"`).join(' or ')}, not ${JSON.stringify(profile)}`);
+				} else set.push(...profileOverrides(profile));
+			}
 			if (a.set !== undefined) {
 				if (!Array.isArray(a.set)) problems.push(`${where}.set ${arm}: a list of "KEY=VALUE"`);
 				else

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../ide/errors';
+import { RequestError } from '../errors';
 import { ExperimentDefError, experimentId, parseExperiment } from './definition';
 import { experimentView, startExperiment } from './manager';
 import { resolveExperiment } from './pool';
@@ -41,8 +41,8 @@ describe('experiments from the IDE', () => {
 				experimentView(id, home);
 				expect.unreachable();
 			} catch (e) {
-				expect(e).toBeInstanceOf(ApiError);
-				expect((e as ApiError).status).toBe(404);
+				expect(e).toBeInstanceOf(RequestError);
+				expect((e as RequestError).status).toBe(404);
 			}
 		}
 	});

@@ -2,11 +2,12 @@
 // an id, a label, a description and a function from the run's journal to a number (or to several
 // numbers named `<id>.<part>`, such as the fail-safe rate per template).
 
-import type { RunReader, StepLine } from '../journal/journal';
+import type { RunReader } from '../journal/journal';
+import type { StepLine } from '../journal/commit-line';
 import { evaluateRun } from '../eval/metrics';
 import type { RunSummary } from '../run/runner';
 import { openRun } from '../run/runner';
-import type { MetricInfo } from './types';
+import type { MetricInfo } from '../../api/experiments';
 
 export interface MetricContext {
 	run: string;

@@ -15,7 +15,7 @@ import type { WorldDef } from '../../engine/types';
 import { openRun, runWorld } from '../run/runner';
 import { appendJobLine, experimentDir, experimentReport, jobStates, openExperiment, readProgress, writeProgress } from './store';
 import type { ToParent, ToWorker, WorkOrder } from './protocol';
-import type { ExperimentDef, ExperimentProgress, ExperimentReport, JobStatus } from './types';
+import type { ExperimentDef, ExperimentProgress, ExperimentReport, JobStatus } from '../../api/experiments';
 
 export interface RunExperimentOptions {
 	home?: string;

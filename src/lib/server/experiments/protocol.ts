@@ -1,7 +1,7 @@
 // Messages between an experiment's parent process and its workers.
 
 import type { ModelChoice } from '../run/models';
-import type { Job } from './types';
+import type { Job } from '../../api/experiments';
 
 export interface WorkOrder {
 	job: Job;

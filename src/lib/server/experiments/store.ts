@@ -5,15 +5,17 @@
 //   progress.json    the latest progress of a running experiment (steps, ETA, each run)
 // Running the same definition again reads jobs.jsonl: finished runs are kept, started ones resumed.
 
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareArms } from '../../eval/stats';
 import { readLines } from '../journal/journal';
 import { dataHome } from '../paths';
 import { experimentJobs } from './definition';
 import { metricInfo, METRIC_IDS } from './metrics';
-import type { ExperimentDef, ExperimentListing, ExperimentProgress, ExperimentReport, Job, JobStatus } from './types';
-import { pidAlive } from '../store/lock';
+import type { ExperimentDef, ExperimentListing, ExperimentProgress, ExperimentReport, Job, JobStatus } from '../../api/experiments';
+import { toCsv, type CsvCell } from '../../shared/csv';
+import { writeFileAtomic } from '../fs/atomic';
+import { pidAlive } from '../fs/lock';
 
 export interface StoredExperiment {
 	id: string;
@@ -43,11 +45,6 @@ export function experimentDir(id: string, home = dataHome()): string {
 	return path.join(experimentsDir(home), id);
 }
 
-function writeAtomic(file: string, text: string): void {
-	writeFileSync(`${file}.tmp`, text);
-	renameSync(`${file}.tmp`, file);
-}
-
 /** Creates the experiment's folder (or finds it, when the same definition ran before). */
 export function openExperiment(id: string, def: ExperimentDef, file: string | null, home = dataHome()): StoredExperiment {
 	const dir = experimentDir(id, home);
@@ -56,12 +53,12 @@ export function openExperiment(id: string, def: ExperimentDef, file: string | nu
 		const stored = JSON.parse(readFileSync(meta, 'utf8')) as StoredExperiment;
 		// workers, concurrency, endpoints and metrics may change between sessions
 		const next = { ...stored, def, file: file ?? stored.file };
-		writeAtomic(meta, JSON.stringify(next, null, '\t') + '\n');
+		writeFileAtomic(meta, JSON.stringify(next, null, '\t') + '\n');
 		return next;
 	}
 	mkdirSync(dir, { recursive: true });
 	const stored: StoredExperiment = { id, def, file, created: new Date().toISOString() };
-	writeAtomic(meta, JSON.stringify(stored, null, '\t') + '\n');
+	writeFileAtomic(meta, JSON.stringify(stored, null, '\t') + '\n');
 	return stored;
 }
 
@@ -97,7 +94,7 @@ export function jobStates(id: string, home = dataHome()): Map<string, JobLine> {
 }
 
 export function writeProgress(id: string, progress: ExperimentProgress, home = dataHome()): void {
-	writeAtomic(path.join(experimentDir(id, home), 'progress.json'), JSON.stringify(progress));
+	writeFileAtomic(path.join(experimentDir(id, home), 'progress.json'), JSON.stringify(progress));
 }
 
 function alive(pid: number | undefined): boolean {
@@ -196,20 +193,15 @@ export function experimentReport(id: string, home = dataHome()): ExperimentRepor
 
 /** The report as CSV: one row per run and metric. */
 export function reportRunsCsv(r: ExperimentReport): string {
-	const field = (v: string | number) => {
-		const s = String(v);
-		return /[",\n\r]/.test(s) || /^[=+\-@\t]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-	};
-	const rows = [['arm', 'replicate', 'run', 'seed', 'sample', 'metric', 'value']];
-	for (const a of r.arms) for (const run of a.runs) for (const m of r.metrics) if (run.metrics[m.id] !== undefined) rows.push([a.name, String(run.replicate), run.run, String(run.seed), String(run.sample), m.id, String(run.metrics[m.id])]);
-	return rows.map((row) => row.map(field).join(',')).join('\n') + '\n';
+	const rows: CsvCell[][] = [];
+	for (const a of r.arms) for (const run of a.runs) for (const m of r.metrics) if (run.metrics[m.id] !== undefined) rows.push([a.name, run.replicate, run.run, run.seed, run.sample, m.id, run.metrics[m.id]]);
+	return toCsv(['arm', 'replicate', 'run', 'seed', 'sample', 'metric', 'value'], rows, '\n');
 }
 
 /** The table of effects as CSV. */
 export function reportComparisonsCsv(r: ExperimentReport): string {
-	const rows = [['metric', 'a', 'b', 'effect', 'ci_low', 'ci_high', 'p', 'p_adjusted', 'cliffs_delta']];
-	for (const c of r.comparisons) rows.push([c.metric, c.a, c.b, String(c.effect), String(c.ci[0]), String(c.ci[1]), String(c.p), String(c.pAdjusted), String(c.delta)]);
-	return rows.map((row) => row.map((s) => (/[",\n\r]/.test(s) || /^[=+\-@\t]/.test(s) && isNaN(Number(s)) ? `"${s.replace(/"/g, '""')}"` : s)).join(',')).join('\n') + '\n';
+	const rows = r.comparisons.map((c) => [c.metric, c.a, c.b, c.effect, c.ci[0], c.ci[1], c.p, c.pAdjusted, c.delta]);
+	return toCsv(['metric', 'a', 'b', 'effect', 'ci_low', 'ci_high', 'p', 'p_adjusted', 'cliffs_delta'], rows, '\n');
 }
 
 export function listExperiments(home = dataHome()): ExperimentListing[] {

@@ -3,7 +3,7 @@
 
 import { json } from '@sveltejs/kit';
 import type { RunEvent } from '../../api/types';
-import { badRequest, describeError } from './errors';
+import { badRequest, describeError } from '../errors';
 import type { RunManager } from './manager';
 
 const MAX_BODY = 256 * 1024;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Frame, InputResult, RunEvent, RunInfo, RunListing, Timeline } from '../../api/types';
 import { loadState, openRun } from '../run/runner';
-import type { RetrievalTable, TraceSummary } from '../run/traces';
+import type { RetrievalTable, TraceSummary } from '../../api/traces';
 import { runManager } from './manager';
 import * as runsRoute from '../../../routes/api/runs/+server';
 import * as runRoute from '../../../routes/api/runs/[id]/+server';
@@ -113,7 +113,7 @@ describe('run manager and API', () => {
 		expect(info).toMatchObject({ steps: 40, status: 'done', live: false });
 		expect(openRun(id, home).meta.status).toBe('done');
 
-		// the queries follow the journal as the live run grew (their own tests: store/queries.test.ts)
+		// the queries follow the journal as the live run grew (their own tests: read/queries.test.ts)
 		expect((await ok<Frame[]>(call(framesRoute.GET, { id }, 'from=40')))[0].agents).toEqual(stepFrames(id)[39].agents);
 		expect((await ok<Timeline>(call(timelineRoute.GET, { id }))).steps).toBe(40);
 		const listing = await ok<RunListing[]>(call(runsRoute.GET, {}));
@@ -129,7 +129,7 @@ describe('run manager and API', () => {
 		const forkTimeline = await ok<Timeline>(call(timelineRoute.GET, { id: fork }));
 		expect(forkTimeline.firstStep).toBe(20);
 		expect(forkTimeline.markers.filter((m) => m.kind === 'plan' && m.step === 1).length).toBe(3);
-		// its frames and agents before its first step: store/queries.test.ts
+		// its frames and agents before its first step: read/queries.test.ts
 
 		// a whisper at a past step of a finished run is a fork that applies it
 		const whisper = await ok<InputResult>(call(inputsRoute.POST, { id }, '', { step: 10, inputs: [{ type: 'whisper', agent: 'Maria Lopez', text: 'I should call my mother.' }] }));
@@ -163,7 +163,7 @@ describe('run manager and API', () => {
 		expect((await ok<Frame[]>(call(framesRoute.GET, { id: fork }, 'from=35')))[0].agents).toEqual(sim.view());
 	}, 180_000);
 
-	it('answers bad ids, steps and bodies of live work with 400/404 JSON (queries: store/queries.test.ts)', async () => {
+	it('answers bad ids, steps and bodies of live work with 400/404 JSON (queries: read/queries.test.ts)', async () => {
 		const id = runId;
 		await fails(call(controlRoute.POST, { id: 'no-such-run' }, '', { action: 'step' }), 404, /no run/);
 		await fails(call(controlRoute.POST, { id: '..' }, '', { action: 'step' }), 404);

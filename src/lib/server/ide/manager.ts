@@ -13,13 +13,14 @@ import type { Budget, InputResult, RunEvent, RunInfo, StartRunRequest } from '..
 import type { SimInput } from '../../engine/sim';
 import { updateRunMeta, type RunMeta } from '../journal/journal';
 import { liveWriter, RunLockedError, type LockInfo } from '../store/store';
-import { MAX_STEPS, RunQueries, runQueries, type LiveRuns, type LiveView } from '../store/queries';
+import { MAX_STEPS, RunQueries, runQueries, type LiveRuns, type LiveView } from '../read/queries';
 import { LiveRun, RunPausedError } from '../run/runner';
 import { checkBudget } from '../run/cost';
 import { ModelChangeError } from '../run/identity';
-import { ApiError, badRequest } from './errors';
-import { markersOf, type RunData } from './run-data';
-import { bodyBool, bodyInt, bodyNumber, bodyString, isObject } from './validate';
+import { RequestError, badRequest } from '../errors';
+import { markersOf, type RunData } from '../read/run-data';
+import { bodyBool, bodyInt, bodyNumber, bodyString } from '../validate';
+import { isRecord } from '../../shared/guards';
 
 export type RunListener = (event: RunEvent) => void;
 
@@ -102,11 +103,11 @@ export class RunManager implements LiveRuns {
 
 	/** Starts a new run, or a fork with `from`; answers once it is created. */
 	async start(body: unknown): Promise<{ id: string }> {
-		if (!isObject(body)) throw badRequest('the body must be a JSON object (see StartRunRequest)');
+		if (!isRecord(body)) throw badRequest('the body must be a JSON object (see StartRunRequest)');
 		const req = body as Partial<StartRunRequest> & Record<string, unknown>;
 		const steps = bodyInt(req.steps, 'steps', { min: 0, max: MAX_STEPS });
 		if (steps === undefined) throw badRequest('steps is required');
-		const { seed, model, set, from, world, promptsDir } = this.queries.runRequest(req);
+		const { seed, model, profile, set, from, world, promptsDir } = this.queries.runRequest(req);
 		const paused = bodyBool(req.paused, 'paused') ?? false;
 		const inputs = await this.parseInputs(req.inputs, from ? this.run(from.run) : null, true);
 		if (inputs.length > 0 && steps < 1) throw badRequest('inputs are applied at the first step: run at least one step');
@@ -114,10 +115,10 @@ export class RunManager implements LiveRuns {
 		const allowModelChange = bodyBool(req.allowModelChange, 'allowModelChange') ?? false;
 		let run: LiveRun;
 		try {
-			run = await LiveRun.start({ world, steps, seed, model, from, set, inputs, promptsDir, home: this.home, budget, allowModelChange, writer: 'IDE' });
+			run = await LiveRun.start({ world, steps, seed, model, from, profile, set, inputs, promptsDir, home: this.home, budget, allowModelChange, writer: 'IDE' });
 		} catch (e) {
-			if (e instanceof ModelChangeError) throw new ApiError(409, e.message);
-			throw e instanceof ApiError ? e : badRequest(e instanceof Error ? e.message : String(e));
+			if (e instanceof ModelChangeError) throw new RequestError(409, e.message);
+			throw e instanceof RequestError ? e : badRequest(e instanceof Error ? e.message : String(e));
 		}
 		const id = run.meta.id;
 		const e = this.adopt(run, inputs);
@@ -136,7 +137,7 @@ export class RunManager implements LiveRuns {
 
 	private parseBudget(raw: unknown): Budget | null {
 		if (raw === undefined || raw === null) return null;
-		if (!isObject(raw)) throw badRequest('budget must be { tokens?, usd? }');
+		if (!isRecord(raw)) throw badRequest('budget must be { tokens?, usd? }');
 		try {
 			return checkBudget(raw);
 		} catch (e) {
@@ -162,14 +163,14 @@ export class RunManager implements LiveRuns {
 		const data = this.run(id);
 		const meta = data.meta;
 		const holder = this.busyElsewhere(data.dir, meta);
-		if (holder) throw new ApiError(409, new RunLockedError(id, holder).message);
+		if (holder) throw new RequestError(409, new RunLockedError(id, holder).message);
 		const p = (async () => {
 			try {
 				let run: LiveRun;
 				try {
 					run = await LiveRun.resume(id, { home: this.home, allowModelChange, writer: 'IDE' });
 				} catch (e) {
-					if (e instanceof ModelChangeError || e instanceof RunLockedError) throw new ApiError(409, e.message);
+					if (e instanceof ModelChangeError || e instanceof RunLockedError) throw new RequestError(409, e.message);
 					throw e;
 				}
 				this.queries.forget(id);
@@ -183,7 +184,7 @@ export class RunManager implements LiveRuns {
 	}
 
 	async control(id: string, body: unknown): Promise<RunInfo> {
-		if (!isObject(body) || typeof body.action !== 'string') throw badRequest('the body must be { action: play | pause | step | run | speed | budget }');
+		if (!isRecord(body) || typeof body.action !== 'string') throw badRequest('the body must be { action: play | pause | step | run | speed | budget }');
 		const data = this.run(id);
 		switch (body.action) {
 			case 'speed': {
@@ -209,7 +210,7 @@ export class RunManager implements LiveRuns {
 					try {
 						updateRunMeta(data.dir, { budget }, 'IDE');
 					} catch (e) {
-						if (e instanceof RunLockedError) throw new ApiError(409, e.message);
+						if (e instanceof RunLockedError) throw new RequestError(409, e.message);
 						throw e;
 					}
 				}
@@ -351,7 +352,7 @@ export class RunManager implements LiveRuns {
 
 	/** Inner voices and object edits: queued on the live run at that step, else a fork. */
 	async input(id: string, body: unknown): Promise<InputResult> {
-		if (!isObject(body)) throw badRequest('the body must be { step?, inputs, steps?, paused? }');
+		if (!isRecord(body)) throw badRequest('the body must be { step?, inputs, steps?, paused? }');
 		const data = this.run(id);
 		const step = body.step === undefined ? undefined : this.queries.checkStep(data, bodyInt(body.step, 'step') as number);
 		const steps = bodyInt(body.steps, 'steps', { min: 1, max: MAX_STEPS });
@@ -383,7 +384,7 @@ export class RunManager implements LiveRuns {
 		if (!Array.isArray(raw) || raw.length > 50) throw badRequest('inputs must be a list of { type: whisper, agent, text } or { type: set-object, address, state }');
 		const out: SimInput[] = [];
 		for (const [i, item] of raw.entries()) {
-			if (!isObject(item)) throw badRequest(`inputs[${i}] must be an object`);
+			if (!isRecord(item)) throw badRequest(`inputs[${i}] must be an object`);
 			if (item.type === 'whisper') {
 				const agent = bodyString(item.agent, `inputs[${i}].agent`, { max: 100 }) as string;
 				const text = bodyString(item.text, `inputs[${i}].text`, { max: 2000 }) as string;

@@ -5,16 +5,15 @@
 import { error } from '@sveltejs/kit';
 import type { RunInfo } from '$lib/api/types';
 import { ApiError, type Api } from '$lib/shared/api';
+import { validRunId } from '$lib/shared/ids';
 import type { ProblemView } from '$lib/shared/world-view';
-import { listWorlds, worldsDir } from '../files';
+import { listWorlds } from '../files';
+import { worldsDir } from '../paths';
 import { WorldError } from '../../world/problems';
 
-/** Run ids are folder names; anything else never reaches the file system. */
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** A 404 page for a string that cannot be a run id. */
+/** A 404 page for a string that cannot be a run id (run ids are folder names; anything else never reaches the file system). */
 export function checkRunId(id: string): void {
-	if (!RUN_ID.test(id)) error(404, `No run "${id.slice(0, 200)}"`);
+	if (!validRunId(id)) error(404, `No run "${id.slice(0, 200)}"`);
 }
 
 /** The API's answer; its ApiError becomes the page's error (404 for an unknown run, else 500). */

@@ -7,7 +7,7 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from './disk';
+import { writeFileAtomic } from '../fs/atomic';
 import type { Snapshot } from '../../engine/sim';
 
 /** The extension of a compressed snapshot file. */
@@ -77,7 +77,7 @@ export function readSnapshotAt(dir: string, step: number): Snapshot {
  */
 export function writeSnapshotAt(dir: string, snap: Snapshot): string {
 	const file = path.join(dir, `${snap.state.step}${SNAPSHOT_EXT}`);
-	// no `.tmp` stays when it fails; a full disk names the file (./disk.ts)
+	// no temporary file stays when it fails; a full disk names the file (../fs/atomic.ts)
 	writeFileAtomic(file, encodeSnapshot(snap));
 	// a plain file of the same step (a run written before compression, resumed and cut back) is stale
 	rmSync(path.join(dir, `${snap.state.step}${PLAIN_SNAPSHOT_EXT}`), { force: true });

@@ -4,7 +4,8 @@
 //   world/  prompts/     copies of the world folder and prompt set the run used
 //   calls.jsonl          every model call (template, version, prompt, answer, parsed value...)
 //   traces.jsonl         every retrieval (enough to rebuild its score table)
-//   steps.jsonl          one line per committed step: inputs, events, conversations, agents
+//   steps.jsonl          one commit line per committed step: inputs, events, conversations, agents
+//                        (./commit-line.ts, its one reader)
 //   logs/<log>.<from>-<to>.br  the three logs' lines of steps from..to, sealed into Brotli
 //                        blocks at each snapshot; the .jsonl files hold the lines since
 //                        (./log.ts, the one reader and writer of the logs)
@@ -12,7 +13,7 @@
 //                        JSON (./codec.ts; runs from before compression have <n>.json)
 //   lance/               the memory streams (LanceDB, see ../memory/lance-store.ts): every memory
 //                        of every snapshot is stored before that snapshot is written
-//   writer.lock          the one process appending to the run (see ../store/lock.ts)
+//   writer.lock          the one process appending to the run (see ./lock.ts)
 //
 // A run is made with status `creating` and becomes `running` once its first snapshot is
 // written; a run killed before that has no state to resume from and is shown as `incomplete`.
@@ -28,18 +29,21 @@ import {
 	mkdirSync,
 	openSync,
 	readFileSync,
-	readdirSync,
-	rmSync
+	readdirSync
 } from 'node:fs';
 import path from 'node:path';
-import { WriteLock, type WriterKind } from '../store/lock';
+import { WriteLock, type WriterKind } from './lock';
 import { readSnapshotAt, snapshotStepOf, writeSnapshotAt } from './codec';
-import { appendToFile, DiskFullError, syncFile, writeFileAtomic } from './disk';
+import { commitLineText, parseCommitLine, type StepLine } from './commit-line';
+
+/** The commit line's type, declared in ./commit-line.ts (kept here for store/imported-states.ts). */
+import { appendToFile, removeTempFiles, syncFile, writeFileAtomic } from '../fs/atomic';
+import { DiskFullError } from '../fs/disk-full';
 import { committedSteps, cutLog, lastLogStep, LOG_NAMES, readLogLines, removeUnfinishedBlocks, sealLogs, tailFile, type LogName, type StepRange } from './log';
 import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
-import type { Ablation, ConversationRecord, RetrievalTrace, StepEvent } from '../../engine/state';
+import type { Ablation, RetrievalTrace } from '../../engine/state';
 import type { Settings } from '../../engine/types';
-import type { Budget, CallView, ModelChange, ModelIdentity, PauseInfo, Price, UsageRow } from '../../api/types';
+import type { Budget, CallView, ImportedRecording, ModelChange, ModelIdentity, PauseInfo, Price, UsageRow } from '../../api/types';
 
 /**
  * `paused`: stopped between steps, every step committed (by the user, or by itself at its budget
@@ -87,6 +91,8 @@ export interface RunMeta {
 	aheadUnused?: UsageRow;
 	/** tokens (estimated, 4 characters a token) and dollars of the embedding requests sent to an endpoint */
 	embeddings?: UsageRow;
+	/** a run made from a recording of the reference implementation: where from, and what it lacks */
+	imported?: ImportedRecording;
 }
 
 /**
@@ -109,17 +115,6 @@ export function callKeyOrder(a: string, b: string): number {
 		return x < y ? -1 : 1;
 	}
 	return 0;
-}
-
-export interface StepLine {
-	step: number;
-	time: number;
-	inputs: SimInput[];
-	events: StepEvent[];
-	conversations: ConversationRecord[];
-	agents: AgentView[];
-	calls: number;
-	memories: number;
 }
 
 /** The files of a run folder, by name: every module finds them here (the logs: ./log.ts). */
@@ -156,7 +151,7 @@ function writeJsonAtomic(file: string, value: unknown): void {
 // ---------------------------------------------------------------------------
 // writing
 
-/** Runs `fn`; a full disk is reported with how to resume the run `id` (./disk.ts). */
+/** Runs `fn`; a full disk is reported with how to resume the run `id` (../fs/disk-full.ts). */
 function writing<T>(id: string, fn: () => T): T {
 	try {
 		return fn();
@@ -230,8 +225,8 @@ export class RunWriter {
 		});
 		// snapshots after the last committed step cannot exist, but a file being written when the
 		// writer stopped can: only the lock holder writes, so it is no one's now
-		for (const f of readdirSync(path.join(dir, 'snapshots'))) if (f.endsWith('.tmp')) rmSync(path.join(dir, 'snapshots', f), { force: true });
-		rmSync(path.join(dir, 'run.json.tmp'), { force: true });
+		removeTempFiles(path.join(dir, 'snapshots'));
+		removeTempFiles(dir, 'run.json');
 		return { writer: new RunWriter(dir, meta, lock), committed: lastStep + 1 };
 	}
 
@@ -264,7 +259,7 @@ export class RunWriter {
 			calls: calls.length,
 			memories: out.memories.length
 		};
-		this.append('steps', [JSON.stringify(line)]);
+		this.append('steps', [commitLineText(line)]);
 		const now = this.clock();
 		if (now - this.lastSync > 1000) this.sync(now);
 	}
@@ -343,7 +338,7 @@ export class RunReader {
 
 	/** Commit lines, all or those of steps [range.from, range.to) (read from the blocks that hold them). */
 	steps(range?: StepRange): StepLine[] {
-		return readLogLines(this.dir, 'steps', range).map((l) => JSON.parse(l) as StepLine);
+		return readLogLines(this.dir, 'steps', range).map(parseCommitLine);
 	}
 
 	/** Steps committed: the state after this many steps is the latest one. */

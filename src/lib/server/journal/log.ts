@@ -5,12 +5,13 @@
 //
 // Every line carries the step that commits it: `step` in steps lines, `s` in calls and traces
 // lines (-1 for the run's creation). When the writer writes a snapshot it seals each log: the
-// tail's complete lines go into one block (written to a .tmp file, synced, renamed), then the
+// tail's complete lines go into one block (written to a temporary file, synced, renamed), then the
 // tail is cut to nothing. A crash between the rename and the cut leaves lines both sealed and in
 // the tail: readers drop tail lines whose step is at most the last block's `to`, and reopening
 // the run cuts them. A block never changes once written. Runs from before blocks have only the
 // tail and read as before. This module is the only one that reads or writes these files (its
-// writes go through ./disk.ts, which names the file on a full disk and leaves no .tmp behind).
+// writes go through ../fs/atomic.ts, which names the file on a full disk and leaves no temporary
+// file behind).
 
 import {
 	closeSync,
@@ -20,12 +21,11 @@ import {
 	readFileSync,
 	readSync,
 	readdirSync,
-	rmSync,
 	statSync,
 	truncateSync
 } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from './disk';
+import { isTempFile, removeTempFiles, tempTarget, writeFileAtomic } from '../fs/atomic';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 
 export type LogName = 'steps' | 'calls' | 'traces';
@@ -301,13 +301,11 @@ export function cutLog(dir: string, log: LogName, last: number): void {
 
 /** Removes block files a stopped seal left half-written (by the writer that holds the run). */
 export function removeUnfinishedBlocks(dir: string): void {
-	const folder = path.join(dir, BLOCKS_DIR);
-	if (!existsSync(folder)) return;
-	for (const f of readdirSync(folder)) if (f.endsWith('.tmp')) rmSync(path.join(folder, f), { force: true });
-	for (const log of LOG_NAMES) rmSync(`${tailFile(dir, log)}.tmp`, { force: true });
+	for (const log of LOG_NAMES) removeTempFiles(dir, path.basename(tailFile(dir, log)));
+	removeTempFiles(path.join(dir, BLOCKS_DIR));
 }
 
-/** A whole file written atomically; on a failure no `.tmp` stays, and a full disk names the file (./disk.ts). */
+/** A whole file written atomically; on a failure no temporary file stays, and a full disk names the file (../fs/atomic.ts). */
 const writeAtomic = writeFileAtomic;
 
 /** Compresses a block's text. */
@@ -406,7 +404,7 @@ export function checkLog(dir: string, log: LogName): LogProblem[] {
 	const folder = path.join(dir, BLOCKS_DIR);
 	if (existsSync(folder)) {
 		for (const f of readdirSync(folder)) {
-			if (f.startsWith(`${log}.`) && f.endsWith('.tmp')) problems.push({ where: `${BLOCKS_DIR}/${f}`, what: 'is a block that was being written when the writer stopped', repair: 'delete' });
+			if (isTempFile(f) && tempTarget(f)?.startsWith(`${log}.`)) problems.push({ where: `${BLOCKS_DIR}/${f}`, what: 'is a block that was being written when the writer stopped', repair: 'delete' });
 		}
 	}
 	return problems;

@@ -20,6 +20,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TEMPLATE_IDS, type TemplateId } from '../../engine/model';
 import { dataHome } from '../paths';
+import { isRecord } from '../../shared/guards';
 
 export const STRUCTURED_MODES = ['json_schema', 'json_object', 'off'] as const;
 /**
@@ -105,10 +106,6 @@ export function safeURL(url: string): string {
 	} catch {
 		return '(invalid URL)';
 	}
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function checkURL(raw: unknown, where: string): string {

@@ -2,7 +2,7 @@
 // errors ({ message, issues? } with 400 or 404, never a stack trace) and request bodies.
 
 import type { PromptsErrorBody } from '../../api/prompts';
-import { ApiError } from '../ide/errors';
+import { RequestError } from '../errors';
 import { PromptStoreError } from './store';
 
 const HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
@@ -12,7 +12,7 @@ const BODY_LIMIT = 2 * 1024 * 1024;
 /** An answer's status and body for anything thrown. */
 export function errorBody(err: unknown): { status: number; body: PromptsErrorBody } {
 	if (err instanceof PromptStoreError) return { status: err.status, body: { message: err.message, ...(err.issues.length ? { issues: err.issues } : {}) } };
-	if (err instanceof ApiError) return { status: err.status, body: { message: err.message } };
+	if (err instanceof RequestError) return { status: err.status, body: { message: err.message } };
 	const message = err instanceof Error ? err.message : String(err);
 	// a programming error, not something the request can fix
 	if (err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError) {

@@ -11,17 +11,17 @@
 //   labels.json                          { label: version }
 //   head.json                            { version }: the version last written into the working copy
 //
-//   .lock                                { pid, host, boot, start, since }: held while a change is made
+//   .lock                                { pid, host, boot, start, since, nonce }: held while a change is made
 //
-// Every write is a new file renamed into place, so a reader never sees half a file; a version
-// folder is complete before it gets its name. Every change (label, version, restore, the
-// baseline) reads and writes under `.lock`, an exclusive file held by one process at a time,
-// so concurrent changes from several processes (CLI, IDE) each see the others' results and
+// Every write is a new file synced and renamed into place (../fs/atomic.ts), so a reader never
+// sees half a file; a version folder is complete before it gets its name. Every change (label,
+// version, restore, the baseline) reads and writes under `.lock`, a lock file (../fs/lock.ts)
+// held by one process at a time, so concurrent changes from several processes (CLI, IDE) each see the others' results and
 // none is lost. Readers never take it. A lock whose holder died is taken over. Operations are
 // synchronous: in one process they never interleave.
 
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { PromptIssue, PromptVersionDetail, PromptVersionInfo, PromptWorkingCopy, TemplateHistoryEntry, TemplateSource } from '../../api/prompts';
@@ -30,7 +30,8 @@ import { checkTemplateSource } from '../../prompts/check';
 import { parsePromptSet, promptSetVersion, PromptSetError } from '../../prompts/promptset';
 import { normaliseSource, templateVersion } from '../../prompts/template';
 import { dataHome, promptsDir as defaultPromptsDir, promptVersionsDir } from '../paths';
-import { holderAlive, thisProcess } from '../store/lock';
+import { writeFileAtomic } from '../fs/atomic';
+import { withLockSync } from '../fs/lock';
 
 export const BASELINE = 'baseline';
 const INITIAL_MESSAGE = 'Initial prompt set';
@@ -75,109 +76,23 @@ export interface StoreOptions {
 
 const isEngineTemplate = (id: string) => (TEMPLATE_IDS as readonly string[]).includes(id);
 
-/** Writes `text` to `file` through a temporary file renamed into place. */
-function writeAtomic(file: string, text: string): void {
-	const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-	writeFileSync(tmp, text);
-	try {
-		renameSync(tmp, file);
-	} catch (e) {
-		rmSync(tmp, { force: true });
-		throw e;
-	}
-}
-
 /** How long a change waits for another process's change to finish before giving up. */
 const LOCK_WAIT_MS = 30_000;
-const held = new Map<string, number>();
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-type Holder = Parameters<typeof holderAlive>[0] & { since: string };
-
-/** The holder a lock file names, or null when it cannot be read (just created, or gone). */
-function lockHolder(file: string): Holder | null {
-	try {
-		const h = JSON.parse(readFileSync(file, 'utf8')) as Partial<Holder>;
-		if (typeof h.pid !== 'number') return null;
-		// a lock written before it named its host, boot and start time: this machine's
-		return { pid: h.pid, since: String(h.since ?? ''), host: h.host ?? hostname(), boot: h.boot ?? null, start: h.start ?? null };
-	} catch {
-		return null;
-	}
-}
-
-/** How long ago (ms) a lock file was last written (0 when it is gone). */
-function unnamedFor(file: string): number {
-	try {
-		return Date.now() - statSync(file).mtimeMs;
-	} catch {
-		return 0;
-	}
-}
 
 /**
  * Runs `fn` holding the exclusive lock of a prompt-versions folder (re-entrant within a
- * process). Waits for another holder; a holder that died is replaced.
+ * process; ../fs/lock.ts). Waits for another holder; a holder that died is replaced.
  */
 export function withPromptLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS): T {
 	const file = path.join(dir, '.lock');
-	const depth = held.get(file) ?? 0;
-	if (depth > 0) {
-		held.set(file, depth + 1);
-		try {
-			return fn();
-		} finally {
-			held.set(file, depth);
-		}
-	}
 	mkdirSync(dir, { recursive: true });
-	const deadline = Date.now() + waitMs;
-	let pause = 1;
-	for (;;) {
-		let fd: number | undefined;
-		try {
-			fd = openSync(file, 'wx');
-		} catch (e) {
-			if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-		}
-		if (fd !== undefined) {
-			try {
-				writeSync(fd, JSON.stringify({ ...thisProcess(), since: new Date().toISOString() }));
-			} finally {
-				closeSync(fd);
-			}
-			break;
-		}
-		const holder = lockHolder(file);
-		// a holder that died, or one that died between creating the file and naming itself in it
-		if (holder ? !holderAlive(holder) : unnamedFor(file) > 10_000) {
-			// the holder died: move its lock aside (one process wins the rename) and check it is
-			// still the dead one's before removing it
-			const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
-			try {
-				renameSync(file, aside);
-				const moved = lockHolder(aside);
-				if (moved && moved.pid !== holder?.pid && !existsSync(file)) renameSync(aside, file);
-				else rmSync(aside, { force: true });
-			} catch {
-				// someone else moved it first
-			}
-			continue;
-		}
-		if (Date.now() > deadline) {
+	return withLockSync(file, fn, {
+		waitMs,
+		busy: (holder) => {
 			const who = holder ? `process ${holder.pid} (since ${holder.since})` : 'another process';
-			throw new Error(`the prompt versions in ${dir} are being changed by ${who}; try again, or remove ${file} if no such process runs`);
+			return new Error(`the prompt versions in ${dir} are being changed by ${who}; try again, or remove ${file} if no such process runs`);
 		}
-		Atomics.wait(sleeper, 0, 0, pause);
-		pause = Math.min(pause * 2, 50);
-	}
-	held.set(file, 1);
-	try {
-		return fn();
-	} finally {
-		held.delete(file);
-		rmSync(file, { force: true });
-	}
+	});
 }
 
 function readJson<T>(file: string, fallback: T): T {
@@ -313,7 +228,7 @@ export class PromptStore {
 	private writeLabels(labels: Record<string, string>): void {
 		mkdirSync(this.dir, { recursive: true });
 		const sorted = Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : 1)));
-		writeAtomic(path.join(this.dir, 'labels.json'), JSON.stringify(sorted, null, 2) + '\n');
+		writeFileAtomic(path.join(this.dir, 'labels.json'), JSON.stringify(sorted, null, 2) + '\n');
 	}
 
 	private head(): string | undefined {
@@ -323,7 +238,7 @@ export class PromptStore {
 
 	private setHead(version: string): void {
 		mkdirSync(this.dir, { recursive: true });
-		writeAtomic(path.join(this.dir, 'head.json'), JSON.stringify({ version }) + '\n');
+		writeFileAtomic(path.join(this.dir, 'head.json'), JSON.stringify({ version }) + '\n');
 	}
 
 	// -----------------------------------------------------------------------
@@ -378,7 +293,7 @@ export class PromptStore {
 			} catch {
 				current = undefined;
 			}
-			if (current !== source) writeAtomic(file, source);
+			if (current !== source) writeFileAtomic(file, source);
 		}
 	}
 

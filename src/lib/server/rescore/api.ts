@@ -5,7 +5,8 @@
 // `purpose`, `from`, `to` (steps) and `top` (memories listed per cell).
 
 import { checkSize, parseDecay, parseGrid, parseValues, weightProduct, type Grid } from './grid';
-import { rescoreRun, type RescoreReport } from './run';
+import { rescoreRun } from './run';
+import type { RescoreReport } from '../../api/rescore';
 
 const AGENT = /^[\p{L}\p{N} _.'-]{1,100}$/u;
 

@@ -17,38 +17,8 @@
 import { MemoryStream, selectTop } from '../../engine/memory';
 import type { RetrievalTrace } from '../../engine/state';
 import { AccessReplay } from '../run/access';
-import { checkSize, type Grid, type GridDecay, type GridWeights } from './grid';
-
-export interface Tally {
-	retrievals: number;
-	changed: number;
-}
-
-export interface MemoryMove {
-	id: string;
-	agent: string;
-	description: string;
-	/** retrievals it entered (or left) the top k of */
-	count: number;
-}
-
-export interface RescoreCell {
-	/** null: each retrieval's own recorded weights */
-	weights: GridWeights;
-	/** null: each retrieval's own recorded decay */
-	decay: GridDecay;
-	retrievals: number;
-	/** retrievals whose top k (as a set) differs from the recorded selection */
-	changed: number;
-	/** retrievals with the same memories in another order */
-	reordered: number;
-	byAgent: Record<string, Tally>;
-	byPurpose: Record<string, Tally>;
-	/** memories that entered top ks the most, most first */
-	entered: MemoryMove[];
-	/** memories that left top ks the most, most first */
-	left: MemoryMove[];
-}
+import { checkSize, type Grid } from './grid';
+import type { GridDecay, GridWeights, MemoryMove, RescoreCell, Tally } from '../../api/rescore';
 
 export interface RescoreResult {
 	/** retrievals re-scored */

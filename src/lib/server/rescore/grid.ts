@@ -2,11 +2,8 @@
 // decays, each either a value or the run's own ("run": every retrieval its recorded value).
 
 import type { RetrievalWeights } from '../../engine/types';
+import type { GridDecay, GridWeights } from '../../api/rescore';
 
-/** A weighting of the grid; null stands for each retrieval's own recorded weights. */
-export type GridWeights = RetrievalWeights | null;
-/** A decay of the grid; null stands for each retrieval's own recorded decay. */
-export type GridDecay = number | null;
 
 export interface Grid {
 	weights: GridWeights[];

@@ -8,7 +8,8 @@ import { dataHome } from '../paths';
 import { createModel, type ModelChoice } from '../run/models';
 import { openRun, runWorld } from '../run/runner';
 import { findAgent, lineageTraces, type TraceEntry } from '../run/traces';
-import { rescore, type RescoreCell } from './core';
+import { rescore } from './core';
+import type { RescoreReport } from '../../api/rescore';
 import type { Grid } from './grid';
 
 export interface RescoreOptions {
@@ -23,19 +24,6 @@ export interface RescoreOptions {
 	to?: number;
 	/** memories listed per cell as entering / leaving (default 10) */
 	top?: number;
-}
-
-export interface RescoreReport {
-	run: string;
-	/** retrievals re-scored in each cell */
-	retrievals: number;
-	skipped: number;
-	mismatched: number;
-	agents: string[];
-	purposes: string[];
-	cells: RescoreCell[];
-	/** wall time: reading traces and memories, embedding the queries, scoring */
-	ms: { load: number; embed: number; score: number };
 }
 
 const EMBED_BATCH = 256;

@@ -14,7 +14,7 @@ import type { SearchAnswer } from '../../api/search';
 import * as searchRoute from '../../../routes/api/runs/[id]/search/+server';
 import { call, fails, ok } from '../ide/testing';
 import { closeSearchers } from './searchers';
-import { runQueries } from '../store/queries';
+import { runQueries } from '../read/queries';
 
 const home = mkdtempSync(path.join(tmpdir(), 'search-'));
 process.env.SIMULACRA_HOME = home;

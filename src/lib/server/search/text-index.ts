@@ -9,15 +9,17 @@
 // enough of them wait and they are merged into the index. One process updates at a time
 // (`update.lock`, taken over when its holder died).
 
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { Field, Int32, Schema, Utf8 } from 'apache-arrow';
 import { loadLance } from '../memory/lance-store';
-import type { RunReader, StepLine } from '../journal/journal';
+import type { RunReader } from '../journal/journal';
+import { commitHasConversations, parseCommitLine } from '../journal/commit-line';
 import { readLogLines } from '../journal/log';
 import { folderBytes } from '../store/upkeep';
-import { pidAlive } from '../store/lock';
+import { writeFileAtomic } from '../fs/atomic';
+import { withLock } from '../fs/lock';
 
 export const SEARCH_DIR = 'search';
 export const TEXT_TABLE = 'texts';
@@ -110,8 +112,8 @@ export function journalTexts(reader: RunReader, from: number, to: number): TextR
 	// most commit lines hold no conversation: those are not parsed (a two-day run's 17,280 lines
 	// of 25 agents each take seconds to parse)
 	for (const text of readLogLines(reader.dir, 'steps', { from, to })) {
-		if (text.includes('"conversations":[],')) continue;
-		const line = JSON.parse(text) as StepLine;
+		if (!commitHasConversations(text)) continue;
+		const line = parseCommitLine(text);
 		for (const conv of line.conversations) {
 			conv.lines.forEach((l, i) => {
 				rows.push({
@@ -258,60 +260,27 @@ export class TextIndex {
 	}
 
 	private writeManifest(m: Manifest): void {
-		const file = path.join(this.dir, MANIFEST);
-		const tmp = `${file}.${process.pid}.tmp`;
-		writeFileSync(tmp, JSON.stringify(m, null, 2) + '\n');
-		renameSync(tmp, file);
+		writeFileAtomic(path.join(this.dir, MANIFEST), JSON.stringify(m, null, 2) + '\n');
 	}
 
-	/** Runs `fn` holding `update.lock`; waits for a live holder, takes over a dead one's. */
+	/** Runs `fn` holding `update.lock` (../fs/lock.ts); waits for a live holder, takes over a dead one's. */
 	private async withLock<T>(fn: () => Promise<T>): Promise<T> {
 		const file = path.join(this.dir, LOCK);
-		const deadline = Date.now() + 10 * 60_000;
-		for (;;) {
-			try {
-				const fd = openSync(file, 'wx');
-				writeSync(fd, String(process.pid));
-				closeSync(fd);
-				break;
-			} catch (e) {
-				if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-				if (!holderAlive(file)) {
-					rmSync(file, { force: true });
-					continue;
-				}
-				if (Date.now() > deadline) throw new Error(`text index ${this.dir}: another process has been updating it for 10 minutes (${file})`);
-				await new Promise((r) => setTimeout(r, 100));
+		return withLock(
+			file,
+			async () => {
+				// what the holder before us added
+				if (!this.table && (await this.db.tableNames()).includes(TEXT_TABLE)) this.table = await this.db.openTable(TEXT_TABLE);
+				return await fn();
+			},
+			{
+				waitMs: 10 * 60_000,
+				// this process updates one run at a time (the queue above): a lock naming it is a leftover
+				selfIsLeftover: true,
+				busy: () => new Error(`text index ${this.dir}: another process has been updating it for 10 minutes (${file})`)
 			}
-		}
-		try {
-			// what the holder before us added
-			if (!this.table && (await this.db.tableNames()).includes(TEXT_TABLE)) this.table = await this.db.openTable(TEXT_TABLE);
-			return await fn();
-		} finally {
-			rmSync(file, { force: true });
-		}
+		);
 	}
-}
-
-function holderAlive(file: string): boolean {
-	let pid: number;
-	try {
-		pid = Number(readFileSync(file, 'utf8').trim());
-	} catch {
-		return true; // being written: its holder is alive
-	}
-	if (!Number.isInteger(pid) || pid <= 0) {
-		// a holder that died between creating and writing it: gone once it is a few seconds old
-		try {
-			return Date.now() - statSync(file).mtimeMs < 5000;
-		} catch {
-			return false;
-		}
-	}
-	// this process updates one run at a time (the queue above): a lock naming it is a leftover
-	if (pid === process.pid) return false;
-	return pidAlive(pid);
 }
 
 function sql(s: string): string {

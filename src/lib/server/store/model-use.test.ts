@@ -9,7 +9,7 @@ import type { ModelUse } from '../../api/model-use';
 import { openRun, startRun } from '../run/runner';
 import { call, ok } from '../ide/testing';
 import { modelUse } from './model-use';
-import { runQueries } from './queries';
+import { runQueries } from '../read/queries';
 import * as useRoute from '../../../routes/api/runs/[id]/model-use/+server';
 
 const home = mkdtempSync(path.join(tmpdir(), 'model-use-'));

@@ -2,24 +2,19 @@
 // reading (the journal's RunReader, which never blocks and sees only whole lines), walks a
 // run's lineage across forks, says how a run stands (its status follows whether its writer is
 // alive), and lists, checks and removes runs. Writing goes through the journal's RunWriter,
-// which holds the run's writer lock (./lock.ts). The file formats themselves live in
+// which holds the run's writer lock (../journal/lock.ts). The file formats themselves live in
 // ../journal/journal.ts.
 
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { RunReader, committedSteps, listSnapshotSteps, type RunMeta, type RunStatus } from '../journal/journal';
+import { validRunId } from '../../shared/ids';
 import { dataHome } from '../paths';
 import { lineageSpans, type LineageNode, type Span } from './lineage';
-import { liveWriter, type LockInfo } from './lock';
+import { liveWriter, type LockInfo } from '../journal/lock';
 
 export { lineageSpans, spanOfState, spanOfStep, type Span } from './lineage';
-export { RunLockedError, describeHolder, liveWriter, type LockInfo, type WriterKind } from './lock';
-
-export const RUN_ID = /^[\w.-]+$/;
-
-export function validRunId(id: string): boolean {
-	return RUN_ID.test(id) && id !== '.' && id !== '..' && id.length <= 200;
-}
+export { RunLockedError, describeHolder, liveWriter, type LockInfo, type WriterKind } from '../journal/lock';
 
 export function runsDir(home = dataHome()): string {
 	return path.join(home, 'runs');

@@ -6,10 +6,10 @@ import { listRuns, loadState, resumeRun, startRun, stateHash } from '../run/runn
 import { lineageTraces } from '../run/traces';
 import { listSnapshotSteps, readSnapshotFile, writeSnapshotFile } from '../journal/journal';
 import { listBlocks, readLogText } from '../journal/log';
-import { WriteLock } from './lock';
+import { WriteLock } from '../journal/lock';
 import { liveStatus, openRun, runLineage } from './store';
 import { checkRun, removeRun } from './upkeep';
-import { defaultWorldsDir } from '../world/analyse';
+import { worldsDir } from '../paths';
 
 const home = mkdtempSync(path.join(tmpdir(), 'upkeep-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -146,7 +146,7 @@ describe('crash-safe creation and confined copies', () => {
 	it('a world with a link out of its folder is refused, and no run is left', async () => {
 		const worlds = mkdtempSync(path.join(tmpdir(), 'worlds-'));
 		const world = path.join(worlds, 'leaky');
-		cpSync(path.join(defaultWorldsDir(), 'the-ville-3'), world, { recursive: true });
+		cpSync(path.join(worldsDir(), 'the-ville-3'), world, { recursive: true });
 		const secret = path.join(worlds, 'secret.txt');
 		writeFileSync(secret, 'outside');
 		mkdirSync(path.join(world, 'extra'), { recursive: true });

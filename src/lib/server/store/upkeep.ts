@@ -9,8 +9,9 @@ import { RunReader, listSnapshotSteps, readSnapshotFile } from '../journal/journ
 import { checkLog, LOG_NAMES, readLogLines, tornTail, type LogName } from '../journal/log';
 import { MemoryStore } from '../memory/lance-store';
 import { dataHome } from '../paths';
-import { RunLockedError, WriteLock, liveWriter } from './lock';
-import { childrenOf, liveStatus, openRun, runsDir, validRunId, type ShownStatus } from './store';
+import { RunLockedError, WriteLock, liveWriter } from '../journal/lock';
+import { validRunId } from '../../shared/ids';
+import { childrenOf, liveStatus, openRun, runsDir, type ShownStatus } from './store';
 
 export interface CheckProblem {
 	/** the file (relative to the run folder) or part of the run */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunManager } from '../ide/manager';
-import { ApiError } from '../ide/errors';
+import { RequestError } from '../errors';
 import { listRuns, loadState, startRun, stateHash } from '../run/runner';
 import { readLogBytes, readLogLines, tornTail } from '../journal/log';
 import { checkRun } from './upkeep';
@@ -134,8 +134,8 @@ describe('one writer per run (real processes)', () => {
 			} catch (e) {
 				refused = e;
 			}
-			expect(refused).toBeInstanceOf(ApiError);
-			expect((refused as ApiError).status).toBe(409);
+			expect(refused).toBeInstanceOf(RequestError);
+			expect((refused as RequestError).status).toBe(409);
 			expect((refused as Error).message).toMatch(HOLDER('CLI', String(c.child.pid)));
 			expect(ide.queries.list().find((l) => l.id === id)?.status).toBe('running');
 			expect((await c.done).code).toBe(0);

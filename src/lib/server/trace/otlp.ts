@@ -27,7 +27,8 @@ import { resourceFromAttributes, type Resource } from '@opentelemetry/resources'
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { formatIso } from '../../engine/clock';
-import type { CallRecord, RunMeta, RunReader, StepLine } from '../journal/journal';
+import type { CallRecord, RunMeta, RunReader } from '../journal/journal';
+import type { StepLine } from '../journal/commit-line';
 import { dataHome } from '../paths';
 import { openRun, runLineage, type Span } from '../store/store';
 

@@ -1,10 +1,10 @@
 // GET /api/diff?a=RUN&b=RUN -> RunDiff: the behaviour diff of two runs (see $lib/api/diff).
 
 import { cachedDiff } from '$lib/server/diff/diff';
-import { badRequest, notFound } from '$lib/server/ide/errors';
+import { badRequest, notFound } from '$lib/server/errors';
 import { answer } from '$lib/server/ide/http';
-import { runQueries } from '$lib/server/store/queries';
-import { validRunId } from '$lib/server/ide/run-data';
+import { runQueries } from '$lib/server/read/queries';
+import { validRunId } from '$lib/shared/ids';
 import type { RequestHandler } from './$types';
 
 export const GET: RequestHandler = ({ url }) =>

@@ -1,6 +1,6 @@
 import { answer, readBody } from '$lib/server/ide/http';
 import { runManager } from '$lib/server/ide/manager';
-import { runQueries } from '$lib/server/store/queries';
+import { runQueries } from '$lib/server/read/queries';
 import type { RequestHandler } from './$types';
 
 /** Every run in the data home, newest first (RunListing[]). */

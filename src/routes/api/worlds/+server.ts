@@ -1,5 +1,6 @@
 // The worlds folder: list the worlds, create one (empty, or a copy of another).
-import { listWorlds, worldsDir } from '$lib/server/files';
+import { listWorlds } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import { createWorld, readJsonBody, respond } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 

@@ -1,6 +1,6 @@
 import { error } from '@sveltejs/kit';
 import { experimentView } from '$lib/server/experiments/manager';
-import { describeError } from '$lib/server/ide/errors';
+import { describeError } from '$lib/server/errors';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = ({ params, depends }) => {

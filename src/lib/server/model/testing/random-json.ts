@@ -11,6 +11,7 @@ import type { ModelAnswer, ModelPort, ModelRequest, TemplateVars } from '../../.
 import { getTemplate, type PromptSet } from '../../../prompts/promptset';
 import type { Schema } from '../../../prompts/schema';
 import { failsafeFor } from '../../../prompts/template';
+import { isRecord } from '../../../shared/guards';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -97,10 +98,6 @@ const PATTERN_EDGES = ['00:00', '00:05', '23:59', '23:55', '12:00', '07:00', '03
 const DEFAULT_MAX_LENGTH = 400;
 const LONG_TEXT_CAP = 2000;
 const DEFAULT_EXTRA_ITEMS = 6;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function codePoints(s: string): string[] {
 	return [...s];

@@ -7,6 +7,7 @@
 import { hash32 } from '../../../engine/rng';
 import { chatCompletion, embeddingsResponse, startFakeOpenAI, type FakeOpenAI, type FakeRequest } from './fake-openai';
 import { randomJson, randomUnitVector, type JsonSchema } from './random-json';
+import { isRecord } from '../../../shared/guards';
 
 export interface SchemaServerOptions {
 	/** default 1 */
@@ -43,7 +44,7 @@ export function requestSchema(body: unknown): JsonSchema | undefined {
 	const rf = (body as ChatBody | undefined)?.response_format;
 	if (rf?.type !== 'json_schema') return undefined;
 	const schema = rf.json_schema?.schema;
-	return typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as JsonSchema) : undefined;
+	return isRecord(schema) ? (schema as JsonSchema) : undefined;
 }
 
 /** A stable number for a request (its messages and format) under a seed. */

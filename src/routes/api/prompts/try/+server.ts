@@ -1,6 +1,6 @@
 // Tries a template text on a model call a run recorded (see $lib/server/prompts/try); stores nothing.
-import { runQueries } from '$lib/server/store/queries';
-import { bodyInt, bodyString } from '$lib/server/ide/validate';
+import { runQueries } from '$lib/server/read/queries';
+import { bodyInt, bodyString } from '$lib/server/validate';
 import { providerFromEnv } from '$lib/server/model';
 import { readObject, respond } from '$lib/server/prompts/http';
 import { findCall, tryCall, type TryResult } from '$lib/server/prompts/try';

@@ -1,5 +1,5 @@
 // A new world from a checkout of the reference implementation: its town and one of its simulations.
-import { worldsDir } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import { readJsonBody, respond } from '$lib/server/world/edit';
 import { importReferenceRequest, simulationsOf } from '$lib/server/world/import-reference-api';
 import type { RequestHandler } from './$types';

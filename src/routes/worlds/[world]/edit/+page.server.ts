@@ -1,6 +1,7 @@
 import { error } from '@sveltejs/kit';
 import { readFile } from 'node:fs/promises';
-import { listWorlds, PathError, resolveInside, worldsDir } from '$lib/server/files';
+import { listWorlds, PathError, resolveInside } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import { readMapDoc } from '$lib/server/world/tmx-doc';
 import { WorldError } from '$lib/world/problems';
 import type { PageServerLoad } from './$types';

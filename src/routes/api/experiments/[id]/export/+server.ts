@@ -1,7 +1,7 @@
 // GET /api/experiments/:id/export?format=json|csv[&table=runs|effects]: the report as a download.
 
 import { errorResponse } from '$lib/server/ide/http';
-import { badRequest } from '$lib/server/ide/errors';
+import { badRequest } from '$lib/server/errors';
 import { experimentView } from '$lib/server/experiments/manager';
 import { reportComparisonsCsv, reportRunsCsv } from '$lib/server/experiments/store';
 import type { RequestHandler } from './$types';

@@ -1,7 +1,7 @@
 import { answer } from '$lib/server/ide/http';
-import { queryInt } from '$lib/server/ide/validate';
-import { captureState, diffStates, journalOfStep, memoriesSince, type CapturedState } from '$lib/server/store/changes';
-import { runQueries } from '$lib/server/store/queries';
+import { queryInt } from '$lib/server/validate';
+import { captureState, diffStates, journalOfStep, memoriesSince, type CapturedState } from '$lib/server/read/changes';
+import { runQueries } from '$lib/server/read/queries';
 import { runLineage } from '$lib/server/store/store';
 import type { StepChanges } from '$lib/api/changes';
 import type { RequestHandler } from './$types';

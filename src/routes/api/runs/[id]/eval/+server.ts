@@ -3,11 +3,11 @@ import { EVAL_CSV_TABLES, type EvalCsvTable } from '$lib/api/eval';
 import { reportCsv, interviewsCsv } from '$lib/server/eval/csv';
 import { readInterviewSet } from '$lib/server/eval/interviews';
 import { evaluateRun } from '$lib/server/eval/metrics';
-import { badRequest } from '$lib/server/ide/errors';
+import { badRequest } from '$lib/server/errors';
 import { errorResponse } from '$lib/server/ide/http';
-import { runQueries } from '$lib/server/store/queries';
-import { runDir } from '$lib/server/ide/run-data';
-import { queryInt } from '$lib/server/ide/validate';
+import { runQueries } from '$lib/server/read/queries';
+import { runDir } from '$lib/server/read/run-data';
+import { queryInt } from '$lib/server/validate';
 import { runsDir } from '$lib/server/run/runner';
 import type { RequestHandler } from './$types';
 

@@ -1,7 +1,7 @@
-import { badRequest } from '$lib/server/ide/errors';
+import { badRequest } from '$lib/server/errors';
 import { errorResponse } from '$lib/server/ide/http';
-import { runQueries } from '$lib/server/store/queries';
-import { queryInt } from '$lib/server/ide/validate';
+import { runQueries } from '$lib/server/read/queries';
+import { queryInt } from '$lib/server/validate';
 import type { RequestHandler } from './$types';
 
 /** Frames ?from=A&to=B (inclusive; `to` defaults to `from`): Frame[], cut from the journal as text. */

@@ -1,5 +1,5 @@
 import { answer, readBody } from '$lib/server/ide/http';
-import { runQueries } from '$lib/server/store/queries';
+import { runQueries } from '$lib/server/read/queries';
 import type { RequestHandler } from './$types';
 
 /** A read-only question to an agent at a step (InterviewRequest -> InterviewAnswer). */

@@ -1,6 +1,6 @@
 import { answer } from '$lib/server/ide/http';
 import { modelUse } from '$lib/server/store/model-use';
-import { runQueries } from '$lib/server/store/queries';
+import { runQueries } from '$lib/server/read/queries';
 import type { ModelUse } from '$lib/api/model-use';
 import type { RequestHandler } from './$types';
 

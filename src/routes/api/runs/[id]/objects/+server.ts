@@ -1,7 +1,7 @@
 import { answer } from '$lib/server/ide/http';
-import { objectStates } from '$lib/server/ide/objects';
-import { runQueries } from '$lib/server/store/queries';
-import { queryInt } from '$lib/server/ide/validate';
+import { objectStates } from '$lib/server/read/objects';
+import { runQueries } from '$lib/server/read/queries';
+import { queryInt } from '$lib/server/validate';
 import type { ObjectStates } from '$lib/api/types';
 import type { RequestHandler } from './$types';
 

@@ -1,5 +1,5 @@
 import { answer } from '$lib/server/ide/http';
-import { runQueries } from '$lib/server/store/queries';
+import { runQueries } from '$lib/server/read/queries';
 import { rescoreFromQuery } from '$lib/server/rescore/api';
 import type { RequestHandler } from './$types';
 

@@ -1,8 +1,8 @@
 import { answer } from '$lib/server/ide/http';
-import { queryInt } from '$lib/server/ide/validate';
+import { queryInt } from '$lib/server/validate';
 import { MAX_LIMIT, parseKinds } from '$lib/server/search/search';
 import { searcherFor } from '$lib/server/search/searchers';
-import { runQueries } from '$lib/server/store/queries';
+import { runQueries } from '$lib/server/read/queries';
 import type { SearchAnswer } from '$lib/api/search';
 import type { RequestHandler } from './$types';
 

@@ -1,5 +1,5 @@
 import { answer } from '$lib/server/ide/http';
-import { runQueries } from '$lib/server/store/queries';
+import { runQueries } from '$lib/server/read/queries';
 import type { RequestHandler } from './$types';
 
 /** Tokens and dollars of the run's own calls per agent, template and model (RunUsage). */

@@ -1,5 +1,5 @@
 // The checks a run makes of a world, with an unsaved map standing for the saved one.
-import { worldsDir } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import { checkWorldEdit, readMapBody, respond } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 

@@ -1,5 +1,5 @@
 // A world's map as an editable MapDoc: read it, or save it and get the world's checks back.
-import { worldsDir } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import { readMapBody, readWorldMap, respond, saveWorldMap } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 

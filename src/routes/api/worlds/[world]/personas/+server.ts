@@ -1,5 +1,5 @@
 // A world's personas, one file each.
-import { worldsDir } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import { listPersonas, respond } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 

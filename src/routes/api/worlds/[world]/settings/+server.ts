@@ -1,5 +1,5 @@
 // A world's settings (world.json): read them, or check and write them.
-import { worldsDir } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import { readJsonBody, readSettings, respond, writeSettings } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 

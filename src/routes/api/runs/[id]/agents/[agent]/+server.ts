@@ -1,6 +1,6 @@
 import { answer } from '$lib/server/ide/http';
-import { runQueries } from '$lib/server/store/queries';
-import { queryInt } from '$lib/server/ide/validate';
+import { runQueries } from '$lib/server/read/queries';
+import { queryInt } from '$lib/server/validate';
 import type { RequestHandler } from './$types';
 
 /** One agent at ?step=N (default: the latest), from the exact restored state (AgentDetail). */

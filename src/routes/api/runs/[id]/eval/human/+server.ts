@@ -1,8 +1,8 @@
 import { answer, readBody } from '$lib/server/ide/http';
-import { badRequest } from '$lib/server/ide/errors';
-import { runQueries } from '$lib/server/store/queries';
-import { runDir } from '$lib/server/ide/run-data';
-import { queryInt } from '$lib/server/ide/validate';
+import { badRequest } from '$lib/server/errors';
+import { runQueries } from '$lib/server/read/queries';
+import { runDir } from '$lib/server/read/run-data';
+import { queryInt } from '$lib/server/validate';
 import { deleteHumanAnswer, humanAnswers, parseHumanAnswersRequest, saveHumanAnswers } from '$lib/server/eval/human';
 import { runsDir } from '$lib/server/run/runner';
 import type { RequestHandler } from './$types';

@@ -1,8 +1,9 @@
 import { answer, readBody } from '$lib/server/ide/http';
-import { badRequest } from '$lib/server/ide/errors';
-import { runQueries } from '$lib/server/store/queries';
-import { runDir } from '$lib/server/ide/run-data';
-import { AGENT_NAME, bodyInt, isObject, queryInt } from '$lib/server/ide/validate';
+import { badRequest } from '$lib/server/errors';
+import { runQueries } from '$lib/server/read/queries';
+import { runDir } from '$lib/server/read/run-data';
+import { AGENT_NAME, bodyInt, queryInt } from '$lib/server/validate';
+import { isRecord } from '$lib/shared/guards';
 import { listInterviewSets, readInterviewSet, runInterviews } from '$lib/server/eval/interviews';
 import { runsDir } from '$lib/server/run/runner';
 import type { RequestHandler } from './$types';
@@ -31,7 +32,7 @@ export const POST: RequestHandler = ({ params, request }) =>
 		const home = runQueries().home;
 		runDir(runsDir(home), params.id);
 		const body = await readBody(request);
-		if (!isObject(body)) throw badRequest('the body must be a JSON object { step?, agents?, conditions? }');
+		if (!isRecord(body)) throw badRequest('the body must be a JSON object { step?, agents?, conditions? }');
 		for (const key of Object.keys(body)) if (!['step', 'agents', 'conditions'].includes(key)) throw badRequest(`unknown field "${key.slice(0, 40)}" (fields: step, agents, conditions)`);
 		return runInterviews(params.id, {
 			home,

@@ -1,6 +1,6 @@
 import { answer } from '$lib/server/ide/http';
-import { runQueries } from '$lib/server/store/queries';
-import { parseWeights } from '$lib/server/ide/validate';
+import { runQueries } from '$lib/server/read/queries';
+import { parseWeights } from '$lib/server/validate';
 import type { RequestHandler } from './$types';
 
 /** The full score table of one retrieval, ?weights=r,i,v to re-score it (RetrievalTable). */

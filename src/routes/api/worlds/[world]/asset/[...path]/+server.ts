@@ -1,7 +1,9 @@
 import { error } from '@sveltejs/kit';
-import { contentTypeOf, PathError, worldsDir } from '$lib/server/files';
+import { contentTypeOf, PathError } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import { FileLimitError, readFileCapped } from '$lib/server/limits';
-import { EditError, resolveWorldFile } from '$lib/server/world/edit';
+import { RequestError } from '$lib/server/errors';
+import { resolveWorldFile } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 
 // Serves a file the world's map uses (its tilesets and their images), from inside the world
@@ -22,7 +24,7 @@ export const GET: RequestHandler = async ({ params, url }) => {
 		});
 	} catch (err) {
 		if (err instanceof PathError) error(err.status, err.status === 404 ? 'Not found' : err.message);
-		if (err instanceof EditError) error(err.status === 404 ? 404 : 400, err.status === 404 ? 'Not found' : err.message);
+		if (err instanceof RequestError) error(err.status === 404 ? 404 : 400, err.status === 404 ? 'Not found' : err.message);
 		if (err instanceof FileLimitError) error(409, `the file was refused: ${err.message}`);
 		throw err;
 	}

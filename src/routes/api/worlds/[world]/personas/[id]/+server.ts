@@ -1,5 +1,5 @@
 // One persona file: create or replace it (checked against the saved map first), or delete it.
-import { worldsDir } from '$lib/server/files';
+import { worldsDir } from '$lib/server/paths';
 import { deletePersona, readJsonBody, respond, writePersona } from '$lib/server/world/edit';
 import type { RequestHandler } from './$types';
 

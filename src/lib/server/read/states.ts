@@ -1,12 +1,13 @@
 // Restored simulations for inspecting a run at any step: the nearest snapshot, then the
 // journal's inputs and answers replayed up to the step (as `loadState` does), with a few
 // restored states kept per run. Seeking forward from a kept state steps that state on instead
-// of restoring again. Each run's states are used one request at a time.
+// of restoring again. Each run's states are used one request at a time. A state of a run
+// imported from a recording, which has no answers to replay, is restored from its commit lines.
 
 import type { ModelPort } from '../../engine/model';
 import { Simulation } from '../../engine/sim';
 import { MemoryStore, maxIndexFromSizes } from '../memory/lance-store';
-import { replayTo } from '../run/runner';
+import { replayTo, restoreImported } from '../run/runner';
 import type { RunData } from './run-data';
 
 interface Kept {
@@ -70,6 +71,15 @@ export class StateCache {
 		}
 		const base = run.snapshotSteps().filter((s) => s <= step).at(-1);
 		if (base === undefined) throw new Error(`run ${run.id} has no snapshot at or before step ${step}`);
+		const imported = run.meta.imported;
+		if (base < step && imported && step <= imported.steps) {
+			// a recording's steps: restored from the snapshot before and the commit lines, never replayed
+			const sim = await restoreImported(run.reader(), await run.world(), step, run.meta.dimensions);
+			this.stats.restores++;
+			list.push({ step, sim });
+			while (list.length > this.perRun) list.shift();
+			return sim;
+		}
 		// the kept state nearest below the step, if replaying from it beats the snapshot
 		let from: Kept | undefined;
 		for (const k of list) if (k.step <= step && k.step >= base && (!from || k.step > from.step)) from = k;

@@ -2,14 +2,15 @@
 // free space and resume; no temporary file stays; resumed, it ends exactly as a run that never
 // stopped. The disk is made full by `failWrites` (half the bytes written, then ENOSPC).
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openRun, resumeRun, startRun } from '../run/runner';
 import { checkRun } from '../store/upkeep';
 import { copyWorld, removeWorldCopies } from '../world/testing';
-import { asDiskFull, DiskFullError, failWrites, isDiskFull, writeFileAtomic } from './disk';
+import { failWrites, isTempFile } from '../fs/atomic';
+import { DiskFullError } from '../fs/disk-full';
 
 const dirs: string[] = [];
 let undo: (() => void) | undefined;
@@ -32,45 +33,11 @@ function filesBelow(dir: string): string[] {
 	return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(path.join(dir, f)).isFile());
 }
 
-describe('writeFileAtomic', () => {
-	it('on a full disk throws a DiskFullError naming the file, leaves no .tmp and the old file whole', () => {
-		const dir = newDir();
-		const file = path.join(dir, 'steps.0-119.br');
-		writeFileSync(file, 'old');
-		undo = failWrites((f) => f === file);
-		const err = (() => {
-			try {
-				writeFileAtomic(file, Buffer.alloc(4096, 1));
-			} catch (e) {
-				return e;
-			}
-		})();
-		expect(err).toBeInstanceOf(DiskFullError);
-		expect((err as Error).message).toBe(`no space left on the disk (ENOSPC) while writing ${file}; free some space, then try again`);
-		expect(readdirSync(dir)).toEqual(['steps.0-119.br']);
-		expect(readFileSync(file, 'utf8')).toBe('old');
-		undo();
-		writeFileAtomic(file, 'new');
-		expect(readFileSync(file, 'utf8')).toBe('new');
-	});
-
-	it('names a quota as one, and tells a full disk however it is reported', () => {
-		const e = asDiskFull(Object.assign(new Error('EDQUOT: disk quota exceeded, write'), { code: 'EDQUOT' }), '/d/run.json', 'r1') as DiskFullError;
-		expect(e.message).toBe(
-			'the disk quota is used up (EDQUOT) while writing /d/run.json; the run stopped at its last committed step: free some space, then resume it (`npm run simulacra -- resume r1`, or play it in the studio)'
-		);
-		expect(isDiskFull(new Error('lance error: LanceError(IO): No space left on device (os error 28)'))).toBe(true);
-		expect(isDiskFull(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }))).toBe(false);
-		const other = new Error('boom');
-		expect(asDiskFull(other, '/x')).toBe(other);
-	});
-});
-
 describe('a run on a full disk', () => {
 	const world = copyWorld();
 	const opts = { world, seed: 5, steps: 50, snapshotEvery: 10 };
 
-	it('stops naming the file and how to go on, leaves no .tmp, and resumed ends as a run that never stopped', async () => {
+	it('stops naming the file and how to go on, leaves no temporary file, and resumed ends as a run that never stopped', async () => {
 		const home = newDir();
 		const reference = await startRun({ ...opts, home });
 		expect(reference.status).toBe('done');
@@ -94,7 +61,7 @@ describe('a run on a full disk', () => {
 				`no space left on the disk (ENOSPC) while writing ${full.file}; the run stopped at its last committed step: free some space, then resume it (\`npm run simulacra -- resume ${full.run}\`, or play it in the studio)`
 			);
 			const dir = openRun(full.run!, home).dir;
-			expect(filesBelow(dir).filter((f) => f.endsWith('.tmp')), what).toEqual([]);
+			expect(filesBelow(dir).filter((f) => isTempFile(path.basename(f))), what).toEqual([]);
 			// space freed: resumed, it ends where the run that never stopped ended
 			const resumed = await resumeRun(full.run!, { home });
 			expect([resumed.status, resumed.steps, resumed.stateHash], what).toEqual(['done', 50, reference.stateHash]);

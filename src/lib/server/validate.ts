@@ -52,10 +52,6 @@ export function bodyBool(value: unknown, name: string): boolean | undefined {
 	return value;
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `r,i,v`: three non-negative numbers for recency, importance and relevance. */
 export function parseWeights(raw: string | null): { recency: number; importance: number; relevance: number } | undefined {
 	if (raw === null || raw === '') return undefined;

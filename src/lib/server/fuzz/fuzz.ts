@@ -10,16 +10,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import fc from 'fast-check';
-import { ProblemList, WorldError, formatProblem } from '../world/problems';
-import { parseXml, XmlSyntaxError } from '../world/xml';
-import { parseTemplate, TemplateError } from '../prompts/template';
-import { checkTemplateSource } from '../prompts/check';
-import { PathError } from './files';
-import { analyseWorld, projectRoot } from './world/analyse';
-import { importMap } from './world/import';
-import { readMap } from './world/tmx';
-import { readMapDoc } from './world/tmx-doc';
-import { TINY_WORLD_DIR } from './world/testing';
+import { ProblemList, WorldError, formatProblem } from '../../world/problems';
+import { parseXml, XmlSyntaxError } from '../../world/xml';
+import { parseTemplate, TemplateError } from '../../prompts/template';
+import { checkTemplateSource } from '../../prompts/check';
+import { PathError } from '../files';
+import { analyseWorld } from '../world/analyse';
+import { projectRoot } from '../paths';
+import { importMap } from '../world/import';
+import { readMap } from '../world/tmx';
+import { readMapDoc } from '../world/tmx-doc';
+import { TINY_WORLD_DIR } from '../world/testing';
 
 /** Bounds every input must stay within. */
 export const FUZZ_BOUNDS = { maxMs: 3000, maxRssMb: 1024 };

@@ -1,4 +1,4 @@
-// Fuzz tests over the readers of outside data (src/lib/server/fuzz.ts): every mutated or random
+// Fuzz tests over the readers of outside data (./fuzz.ts): every mutated or random
 // input is read or refused with a clear error, none takes more than a few seconds, and the
 // process stays within the stated memory bound. A fixed seed keeps `npm test` repeatable;
 // `npm run bench -- --only fuzz` runs many more inputs with fresh seeds.

@@ -1,7 +1,7 @@
 // Shapes of an experiment: its definition, the state of its runs and its report (shared by the
 // CLI, the API and the pages).
 
-import type { ArmComparison } from '../../eval/stats';
+import type { ArmComparison } from '../eval/stats';
 
 export type ModelName = 'offline' | 'openai';
 

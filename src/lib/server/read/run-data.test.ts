@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentView } from '../../engine/sim';
-import type { StepLine } from '../journal/journal';
-import { defaultWorldsDir } from '../world/analyse';
+import type { StepLine } from '../journal/commit-line';
+import { worldsDir } from '../paths';
 import { sealLogs } from '../journal/log';
-import { RunManager } from './manager';
+import { RunManager } from '../ide/manager';
 import { committedSteps, markersOf } from './run-data';
 
 const home = mkdtempSync(path.join(tmpdir(), 'ide-run-data-'));
@@ -40,7 +40,7 @@ describe('frames of a long run', () => {
 		const id = 'long-run';
 		const dir = path.join(home, 'runs', id);
 		mkdirSync(path.join(dir, 'snapshots'), { recursive: true });
-		cpSync(path.join(defaultWorldsDir(), 'the-ville-3'), path.join(dir, 'world'), { recursive: true });
+		cpSync(path.join(worldsDir(), 'the-ville-3'), path.join(dir, 'world'), { recursive: true });
 		const meta = {
 			id,
 			world: 'the-ville-3',

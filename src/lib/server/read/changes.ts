@@ -7,11 +7,12 @@ import type { ObjectStateView } from '../../api/types';
 import type { MemoryRecord } from '../../engine/memory';
 import type { AgentView, Simulation } from '../../engine/sim';
 import type { AgentState, PlanBlock, SimState } from '../../engine/state';
-import type { CallRecord, StepLine } from '../journal/journal';
-import { objectStates } from '../ide/objects';
+import type { CallRecord } from '../journal/journal';
+import type { StepLine } from '../journal/commit-line';
+import { objectStates } from './objects';
 import { dataHome } from '../paths';
 import { loadState } from '../run/runner';
-import { openRun, runLineage, spanOfStep } from './store';
+import { openRun, runLineage, spanOfStep } from '../store/store';
 
 /** What a comparison needs of one state (a copy: the simulation may step on). */
 export interface CapturedState {

@@ -8,31 +8,18 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { RunReader, committedSteps, listSnapshotSteps, readRunMeta, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
 import { LogIndex } from '../journal/log';
-import { agentViews, type AgentView, type SimInput, type Snapshot } from '../../engine/sim';
-import type { ConversationRecord, StepEvent } from '../../engine/state';
+import { COMMIT_HEAD, commitFrameText, parseCommitHead, parseCommitLine, type StepHead } from '../journal/commit-line';
+import { agentViews, type Snapshot } from '../../engine/sim';
 import type { WorldDef } from '../../engine/types';
 import type { Frame, Marker, RunUsage } from '../../api/types';
 import { runWorld } from '../run/runner';
 import type { UsageCounter } from '../run/cost';
 import { callHead, countCalls, usageCounter, type CallHead } from '../run/usage';
-import { notFound } from './errors';
-
-export interface StepSummary {
-	step: number;
-	time: number;
-	inputs: SimInput[];
-	events: StepEvent[];
-	conversations: ConversationRecord[];
-}
+import { validRunId } from '../../shared/ids';
+import { notFound } from '../errors';
 
 /** The head of a call line: step, key, template, agent, and (in runs written since) tokens and model. */
 export type CallSummary = CallHead;
-
-export const RUN_ID = /^[\w.-]+$/;
-
-export function validRunId(id: string): boolean {
-	return RUN_ID.test(id) && id !== '.' && id !== '..' && id.length <= 200;
-}
 
 /** A run's folder, or a 404 naming the run (never the server's paths). */
 export function runDir(runsDir: string, id: string): string {
@@ -49,7 +36,7 @@ export { committedSteps };
 export const viewOf = agentViews;
 
 /** Timeline markers of one committed step; they show on frame `line.step + 1`. */
-export function markersOf(line: StepSummary, names: Map<string, string>): Marker[] {
+export function markersOf(line: StepHead, names: Map<string, string>): Marker[] {
 	const name = (id: string | undefined) => (id === undefined ? '' : (names.get(id) ?? id));
 	const step = line.step + 1;
 	const out: Marker[] = [];
@@ -87,13 +74,9 @@ export function markersOf(line: StepSummary, names: Map<string, string>): Marker
 	return out;
 }
 
-interface StepLineRaw extends StepSummary {
-	agents: AgentView[];
-}
-
 /** One run's journal, indexed for the IDE. */
 export class RunData {
-	readonly steps: LogIndex<StepSummary>;
+	readonly steps: LogIndex<StepHead>;
 	readonly calls: LogIndex<CallSummary>;
 	private worldP: Promise<WorldDef> | null = null;
 	private markerList: Marker[] = [];
@@ -106,17 +89,8 @@ export class RunData {
 		readonly dir: string
 	) {
 		const meta = this.meta;
-		// the agents (most of a step line) are read back only when a frame is asked for;
-		// `agents` is the step line's last key of that name (conversations have their own)
-		this.steps = new LogIndex(
-			dir,
-			'steps',
-			(head) => {
-				const l = JSON.parse(head) as StepSummary;
-				return { step: l.step, time: l.time, inputs: l.inputs, events: l.events, conversations: l.conversations };
-			},
-			{ stop: 'agents', last: true }
-		);
+		// the agents (most of a commit line) are read back only when a frame is asked for
+		this.steps = new LogIndex(dir, 'steps', parseCommitHead, COMMIT_HEAD);
 		this.calls = new LogIndex(dir, 'calls', callHead, { stop: 'prompt' });
 		this.firstStep = meta.firstStep;
 		this.parent = meta.parent;
@@ -162,7 +136,7 @@ export class RunData {
 	}
 
 	/** The summary of the commit line of `step` (the step that leads to frame step + 1). */
-	stepLine(step: number): StepSummary | undefined {
+	stepLine(step: number): StepHead | undefined {
 		const i = step - this.firstStep;
 		const s = this.steps.summaries[i];
 		return s && s.step === step ? s : undefined;
@@ -172,7 +146,7 @@ export class RunData {
 	framesFromLines(from: number, to: number, secondsPerStep: number): Frame[] {
 		const lines = this.steps.lines(from - 1 - this.firstStep, to - this.firstStep);
 		return lines.map((text) => {
-			const l = JSON.parse(text) as StepLineRaw;
+			const l = parseCommitLine(text);
 			return { step: l.step + 1, time: l.time + secondsPerStep * 1000, agents: l.agents, conversations: l.conversations };
 		});
 	}
@@ -184,19 +158,7 @@ export class RunData {
 	frameTextsFromLines(from: number, to: number, secondsPerStep: number): string[] {
 		const first = from - 1 - this.firstStep;
 		const lines = this.steps.lines(first, to - this.firstStep);
-		return lines.map((text, i) => {
-			const sum = this.steps.summaries[first + i];
-			const c = text.indexOf(',"conversations":');
-			const a = text.lastIndexOf(',"agents":[');
-			const end = text.lastIndexOf(',"calls":');
-			if (!sum || c < 0 || a < c || end < a) {
-				const l = JSON.parse(text) as StepLineRaw;
-				return JSON.stringify({ step: l.step + 1, time: l.time + secondsPerStep * 1000, agents: l.agents, conversations: l.conversations });
-			}
-			const agents = text.slice(a + ',"agents":'.length, end);
-			const conversations = text.slice(c + ',"conversations":'.length, a);
-			return `{"step":${sum.step + 1},"time":${sum.time + secondsPerStep * 1000},"agents":${agents},"conversations":${conversations}}`;
-		});
+		return lines.map((text, i) => commitFrameText(text, this.steps.summaries[first + i], secondsPerStep));
 	}
 
 	/** Markers of the run's own steps, computed once per line. */

@@ -30,20 +30,23 @@ import type {
 	UsageRow
 } from '../../api/types';
 import { timeAtStep } from '../../engine/clock';
+import { PROFILE_NAMES } from '../../engine/profiles';
 import type { Simulation } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
 import type { RunMeta } from '../journal/journal';
-import { dataHome } from '../paths';
+import { dataHome, worldsDir } from '../paths';
 import { PromptStore, PromptStoreError } from '../prompts/store';
-import { defaultWorldsDir } from '../world/analyse';
 import { createModel, type LiveModel, type ModelChoice } from '../run/models';
 import { estimateRun } from '../run/estimate';
-import { listRetrievals, retrievalTable, type RetrievalTable, type TraceSummary } from '../run/traces';
-import { ApiError, badRequest, notFound } from '../ide/errors';
-import { committedSteps, RunData, runDir, validRunId, viewOf } from '../ide/run-data';
-import { StateCache } from '../ide/states';
-import { AGENT_NAME, bodyInt, bodyString, isObject, TEMPLATE_ID, TRACE_ID } from '../ide/validate';
-import { lineageSpans, liveStatus, runsDir, spanOfState, storedRuns, type Span } from './store';
+import { listRetrievals, retrievalTable } from '../run/traces';
+import type { RetrievalTable, TraceSummary } from '../../api/traces';
+import { RequestError, badRequest, notFound } from '../errors';
+import { committedSteps, RunData, runDir, viewOf } from './run-data';
+import { validFolderName } from '../../shared/ids';
+import { StateCache } from './states';
+import { AGENT_NAME, bodyInt, bodyString, TEMPLATE_ID, TRACE_ID } from '../validate';
+import { isRecord } from '../../shared/guards';
+import { lineageSpans, liveStatus, runsDir, spanOfState, storedRuns, type Span } from '../store/store';
 
 /** A span of a lineage with the indexed journal of the run that holds it. */
 type LineageSpan = Span & { data: RunData };
@@ -81,6 +84,7 @@ export interface QueriesOptions {
 export interface RunRequest {
 	seed?: number;
 	model?: ModelChoice;
+	profile?: string;
 	set?: string[];
 	from?: { run: string; step: number };
 	world?: string;
@@ -151,7 +155,7 @@ export class RunQueries {
 		try {
 			spans = lineageSpans(data.id, node);
 		} catch (e) {
-			throw new ApiError(409, e instanceof Error ? e.message : String(e));
+			throw new RequestError(409, e instanceof Error ? e.message : String(e));
 		}
 		return spans.map((s) => ({ ...s, data: s.run === data.id ? data : this.run(s.run) }));
 	}
@@ -225,8 +229,18 @@ export class RunQueries {
 			secondsPerStep: world.secondsPerStep,
 			agents: [...world.personas].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((p) => ({ id: p.id, name: p.name })),
 			...(meta.identity && { identity: meta.identity }),
-			modelChanges: meta.modelChanges ?? []
+			modelChanges: meta.modelChanges ?? [],
+			...this.importedOf(data)
 		};
+	}
+
+	/** The recording of the reference implementation the lineage begins with, if any (a run's own, or an ancestor's up to the fork). */
+	private importedOf(data: RunData): Pick<RunInfo, 'imported'> {
+		for (const s of this.spans(data)) {
+			const imported = s.data.meta.imported;
+			if (imported) return { imported: { ...imported, run: s.run, until: s.run === data.id ? imported.steps : s.to } };
+		}
+		return {};
 	}
 
 	/** Tokens and dollars of a run's own calls, per agent, template and model. */
@@ -250,10 +264,12 @@ export class RunQueries {
 			if (!Array.isArray(req.set) || req.set.length > 100) throw badRequest('set must be a list of KEY=VALUE strings');
 			set = req.set.map((s, i) => bodyString(s, `set[${i}]`, { max: 200 }) as string);
 		}
+		const profile = bodyString(req.profile, 'profile', { max: 40, optional: true });
+		if (profile !== undefined && !PROFILE_NAMES.includes(profile)) throw badRequest(`profile must be ${PROFILE_NAMES.map((n) => `"${n}"`).join(' or ')}`);
 		let from: { run: string; step: number } | undefined;
 		let world: string | undefined;
 		if (req.from !== undefined) {
-			if (!isObject(req.from)) throw badRequest('from must be { run, step }');
+			if (!isRecord(req.from)) throw badRequest('from must be { run, step }');
 			const parent = this.run(bodyString(req.from.run, 'from.run', { max: 200 }) as string);
 			const step = bodyInt(req.from.step, 'from.step');
 			if (step === undefined) throw badRequest('from.step is required');
@@ -262,7 +278,7 @@ export class RunQueries {
 			if (req.world !== undefined && req.world !== parent.meta.world) throw badRequest(`a fork keeps its parent's world (${parent.meta.world})`);
 		} else {
 			world = bodyString(req.world ?? 'smallville', 'world', { max: 100 }) as string;
-			if (!validRunId(world) || !existsSync(path.join(defaultWorldsDir(), world, 'world.json'))) throw notFound(`no world "${world}"`);
+			if (!validFolderName(world) || !existsSync(path.join(worldsDir(), world, 'world.json'))) throw notFound(`no world "${world}"`);
 		}
 		// a stored prompt-set version (id, prefix or label); without one a new run uses the working copy, a fork its parent's prompts
 		let promptsDir: string | undefined;
@@ -271,26 +287,26 @@ export class RunQueries {
 			try {
 				promptsDir = new PromptStore({ home: this.home }).materialise(ref);
 			} catch (e) {
-				throw e instanceof PromptStoreError ? new ApiError(e.status, e.message) : e;
+				throw e instanceof PromptStoreError ? new RequestError(e.status, e.message) : e;
 			}
 		}
-		return { seed, model, set, from, world, promptsDir };
+		return { seed, model, profile, set, from, world, promptsDir };
 	}
 
 	/** What a run (or a fork) of the body's steps is expected to cost (StartRunRequest -> RunEstimate). */
 	async estimate(body: unknown): Promise<RunEstimate> {
-		if (!isObject(body)) throw badRequest('the body must be a JSON object (see StartRunRequest)');
+		if (!isRecord(body)) throw badRequest('the body must be a JSON object (see StartRunRequest)');
 		const req = body as Partial<StartRunRequest> & Record<string, unknown>;
 		const steps = bodyInt(req.steps, 'steps', { min: 1, max: MAX_STEPS });
 		if (steps === undefined) throw badRequest('steps is required');
-		const { seed, model, set, from, world, promptsDir } = this.runRequest(req);
-		const opts = { world, steps, seed, model, from, set, promptsDir, home: this.home };
+		const { seed, model, profile, set, from, world, promptsDir } = this.runRequest(req);
+		const opts = { world, steps, seed, model, from, profile, set, promptsDir, home: this.home };
 		const key = JSON.stringify(opts);
 		let p = this.estimates.get(key);
 		if (!p) {
 			p = estimateRun(opts).catch((e: unknown) => {
 				this.estimates.delete(key);
-				throw e instanceof ApiError ? e : badRequest(e instanceof Error ? e.message : String(e));
+				throw e instanceof RequestError ? e : badRequest(e instanceof Error ? e.message : String(e));
 			});
 			this.estimates.set(key, p);
 			while (this.estimates.size > 32) this.estimates.delete(this.estimates.keys().next().value as string);
@@ -423,7 +439,9 @@ export class RunQueries {
 		const agentId = await this.agentId(data, agent);
 		const owner = this.owner(data, n);
 		const world = await owner.world();
-		const persona = world.personas.find((p) => p.id === agentId);
+		// the persona's fields; its structured seed memories are in the stream the detail lists
+		const found = world.personas.find((p) => p.id === agentId);
+		const persona = found ? { ...found, memories: undefined } : {};
 		const conversations = this.conversationsBefore(data, n, agentId);
 		return this.states.with(owner, n, (sim) => {
 			const a = sim.agent(agentId);
@@ -446,7 +464,7 @@ export class RunQueries {
 			return {
 				step: n,
 				time: sim.time,
-				persona: structuredClone(persona ?? {}) as unknown as Record<string, unknown>,
+				persona: structuredClone(persona) as unknown as Record<string, unknown>,
 				view,
 				plan: structuredClone(a.plan),
 				planRef: a.action.planRef,
@@ -470,7 +488,7 @@ export class RunQueries {
 
 	/** A question put to an agent at a step; the run is not changed. */
 	async interview(id: string, body: unknown): Promise<InterviewAnswer> {
-		if (!isObject(body)) throw badRequest('the body must be a JSON object { agent, step?, question, as? }');
+		if (!isRecord(body)) throw badRequest('the body must be a JSON object { agent, step?, question, as? }');
 		const data = this.run(id);
 		const question = bodyString(body.question, 'question') as string;
 		const as = bodyString(body.as, 'as', { optional: true, max: 200 });

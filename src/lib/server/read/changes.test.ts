@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StepChange, StepChanges } from '../../api/changes';
 import { MemoryStore } from '../memory/lance-store';
 import { loadState, openRun, startRun } from '../run/runner';
-import { objectStates } from '../ide/objects';
+import { objectStates } from './objects';
 import { call, fails, ok } from '../ide/testing';
 import { stepChanges } from './changes';
 import { runQueries } from './queries';

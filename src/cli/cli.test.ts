@@ -36,6 +36,22 @@ describe('simulacra CLI', () => {
 		expect(missing.out + missing.err).not.toMatch(/\n\s+at /);
 	});
 
+	it('runs with the paper\'s settings, or the fast profile with --profile fast; an unknown profile is refused', () => {
+		const settingsOf = (id: string) => JSON.parse(readFileSync(path.join(home, 'runs', id, 'run.json'), 'utf8')).settings;
+		const paper = json('run', '--world', 'the-ville-3', '--steps', '2');
+		expect(paper.code).toBe(0);
+		expect(settingsOf(paper.value.run).perception.reactionMinutes).toBe(0);
+		expect(settingsOf(paper.value.run).importance).toEqual({ waitMinutes: 0, perCall: 0, mundane: 0 });
+		const fast = json('run', '--world', 'the-ville-3', '--steps', '2', '--profile', 'fast');
+		expect(fast.code).toBe(0);
+		expect(settingsOf(fast.value.run).perception.reactionMinutes).toBe(4);
+		expect(settingsOf(fast.value.run).importance).toEqual({ waitMinutes: 5, perCall: 0, mundane: 1 });
+		const bad = cli('run', '--world', 'the-ville-3', '--steps', '2', '--profile', 'quick');
+		expect(bad.code).toBe(1);
+		expect(bad.err).toMatch(/unknown profile "quick": choose "paper" or "fast"/);
+		expect(bad.err).not.toMatch(/\n\s+at /);
+	});
+
 	it('prints the environment tree and refuses unknown commands without a stack trace', () => {
 		const tree = cli('world', 'tree', 'the-ville-3');
 		expect(tree.code).toBe(0);

@@ -1,9 +1,9 @@
-// The command line: `npm run simulacra -- <command> [options]`. Every command takes --json.
+// The command line: `npm run simulacra -- <command> [options]`. Every command takes --json and
+// --help; the options each command takes are in the table of commands.ts, which refuses the others.
 // Errors are reported as one line (or a JSON object) and exit code 1, never a stack trace.
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { formatIso } from '../lib/engine/clock';
 import type { SimInput } from '../lib/engine/sim';
 import type { Ablation } from '../lib/engine/state';
@@ -37,102 +37,11 @@ import { parseHumanAnswersFile } from '../lib/server/eval/evaluation-file';
 import { humanAnswersFile, saveHumanAnswers } from '../lib/server/eval/human';
 import type { GatewayActivity } from '../lib/server/model/gateway';
 import { runsImport, worldImportReference } from './reference';
-import { stepChanges } from '../lib/server/store/changes';
+import { stepChanges } from '../lib/server/read/changes';
 import { changesText, exportCommand, searchCommand } from './find';
+import { commandHelp, helpText, parseCommand, UsageError } from './commands';
 
-const HELP = `Simulacra Studio command line
-
-  run --world W --steps N [--seed S] [--model offline|openai] [--from RUN@STEP]
-      [--prompts VERSION|LABEL|DIR] [--set KEY=VALUE]... [--ablate reflection,planning,observation]
-      [--whisper AGENT=TEXT] [--set-object ADDRESS=STATE]
-      [--budget-tokens N] [--budget-usd X] [--estimate] [--allow-model-change]
-                         run a simulation (or fork RUN at STEP) and print its id;
-                         it pauses between steps at its budget (exit code 2);
-                         --estimate prints the expected tokens and dollars and exits
-  resume RUN [--steps N] [--budget-tokens N] [--budget-usd X] [--allow-model-change]
-                         continue an interrupted or paused run (a new budget
-                         replaces the old one)
-  inspect RUN --step N [--changes]
-                         the state after N steps: time, stateHash, agents, the last step's events;
-                         --changes: everything that step did (moves, actions, memories, plans,
-                         objects, conversations, reactions, inputs, model calls)
-  search RUN "QUERY" [--agent NAME] [--kind KIND] [--limit N]
-                         memories by meaning and by words, model calls by prompt and answer,
-                         conversations by line: one ranked list (KIND: memory, call,
-                         conversation, or a memory kind; indexes are made on first use)
-  export RUN --otlp FILE | --otlp-endpoint URL [--now]
-                         the run as an OpenTelemetry trace (a span per step, a GenAI span per
-                         model call): OTLP/JSON lines in FILE, or sent over OTLP/HTTP (headers
-                         from OTEL_EXPORTER_OTLP_HEADERS); --now moves it from game time to now
-  world check W|PATH     validate a world; exit 1 when it has errors
-  world tree W           the environment tree (world -> sector -> arena -> object)
-  world import PATH --name NAME [--root DIR]
-                         make a new world from a Tiled map (.tmx, .tmj or .json); its
-                         tilesets and images may come from DIR (default: the map's folder)
-  world import CHECKOUT --storage SIM --name NAME
-                         make a new world from a checkout of the reference implementation
-                         (joonspk-research/generative_agents): its town, and the personas
-                         and clock of storage/SIM (missing tile art gets placeholders)
-  runs                   list runs (a run whose process died shows as interrupted)
-  runs check RUN         verify a run's commit lines, snapshots and memory rows;
-                         says what is wrong and how to repair it (exit 1 when wrong)
-  runs rm RUN            remove a run and what only it uses (refused while it is
-                         being written or has forks)
-  runs import FOLDER --world W [--model offline|openai]
-                         a simulation recorded by the reference implementation
-                         (storage/SIM or compressed_storage/SIM) as a run of world W
-                         (imported from the same simulation); fork it at its last step
-                         to continue it
-  diff RUN_A RUN_B       what differs between two runs: set-up, first divergence,
-                         agents, conversations, memories, fail-safes
-  retrievals RUN --agent NAME [--step N]
-                         the agent's retrievals (id, step, purpose, query)
-  retrieval RUN ID [--weights R,I,V]
-                         one retrieval's full score table (optionally re-scored)
-  rescore RUN --weights R,I,V [--weights ...] [--decay D ...] [--agent NAME] [--purpose P]
-                         re-score every recorded retrieval under each weighting (and decay;
-                         "run" for the run's own): how many would change their top k, per
-                         agent and purpose, and the memories that enter or leave most
-  interview RUN --agent NAME --question TEXT [--step N] [--as PERSONA] [--ablate ...]
-                         ask an agent a question (read-only; the run is unchanged;
-                         with --remember, a fork in which the agent keeps the exchange)
-  whisper RUN --agent NAME --text TEXT [--step N] [--steps M]
-                         fork RUN at step N (default: its last) with an inner-voice
-                         directive heard at the fork's first step, and run M steps
-                         (default: one game hour)
-  set-object RUN --object ADDRESS --state TEXT [--step N] [--steps M]
-                         fork RUN at step N (default: its last) with an object's state
-                         changed from the fork's first step, and run M steps (default:
-                         one game hour); says how to compare it with a run without it
-  prompts list           stored prompt-set versions (newest first), labels, working copy
-  prompts show V         one version (id, 8+ digit prefix or label) and its templates
-  prompts save --message M
-                         store the working copy (prompts/ or SIMULACRA_PROMPTS) as a version
-  prompts label NAME V   point label NAME at version V (labels move)
-  prompts history TEMPLATE
-                         the versions in which a template's text changed
-  prompts restore V      write version V into the working copy
-  eval RUN [--step N] [--refresh]
-                         end-to-end measures at step N (default: the last): diffusion of
-                         each scenario fact, relationship density, event attendance
-  interviews RUN [--step N] [--agents a,b] [--conditions full,no-reflection,...]
-                         the evaluation interview (5 categories x 5 questions) under each
-                         ablation condition, stored in the run's evaluations folder
-  interviews RUN --human FILE [--step N]
-                         import answers written by people (condition human) for the
-                         interview set at step N (default: the newest) from a JSON file
-                         {"answers": [{"agent", "question", "answer"}]}
-  stats --input FILE     believability rankings (.json or .csv): TrueSkill ratings,
-                         Kruskal-Wallis and Dunn's test with Holm-Bonferroni
-  experiment run FILE | list | show ID | csv ID [runs|effects]
-                         arms x replicates of runs in parallel worker processes (FILE:
-                         {"world", "steps", "replicates", "arms": [{"name", "set", "prompts"}]});
-                         per-metric effects with bootstrap CIs and Holm-adjusted p; run
-                         again to continue an interrupted one
-
-Every command takes --json. The default model is the ${OFFLINE_LABEL}.`;
-
-class UsageError extends Error {}
+const HELP = helpText(`Every command takes --json, and --help for its own options. The default model is the ${OFFLINE_LABEL}.`);
 
 type Out = { json: boolean };
 
@@ -337,59 +246,16 @@ async function promptsCommand(args: string[], message: string | undefined, out: 
 }
 
 async function main(argv: string[]): Promise<number> {
-	const { values, positionals } = parseArgs({
-		args: argv,
-		allowPositionals: true,
-		options: {
-			json: { type: 'boolean', default: false },
-			world: { type: 'string' },
-			steps: { type: 'string' },
-			step: { type: 'string' },
-			seed: { type: 'string' },
-			model: { type: 'string' },
-			from: { type: 'string' },
-			prompts: { type: 'string' },
-			set: { type: 'string', multiple: true },
-			ablate: { type: 'string' },
-			whisper: { type: 'string', multiple: true },
-			'set-object': { type: 'string', multiple: true },
-			agent: { type: 'string' },
-			question: { type: 'string' },
-			as: { type: 'string' },
-			text: { type: 'string' },
-			object: { type: 'string' },
-			state: { type: 'string' },
-			weights: { type: 'string' },
-			decay: { type: 'string', multiple: true },
-			purpose: { type: 'string' },
-			name: { type: 'string' },
-			root: { type: 'string' },
-			storage: { type: 'string' },
-			message: { type: 'string', short: 'm' },
-			remember: { type: 'boolean', default: false },
-			input: { type: 'string' },
-			agents: { type: 'string' },
-			conditions: { type: 'string' },
-			human: { type: 'string' },
-			refresh: { type: 'boolean', default: false },
-			'budget-tokens': { type: 'string' },
-			'budget-usd': { type: 'string' },
-			'allow-model-change': { type: 'boolean', default: false },
-			estimate: { type: 'boolean', default: false },
-			changes: { type: 'boolean', default: false },
-			kind: { type: 'string' },
-			limit: { type: 'string' },
-			otlp: { type: 'string' },
-			'otlp-endpoint': { type: 'string' },
-			now: { type: 'boolean', default: false },
-			help: { type: 'boolean', short: 'h', default: false }
-		}
-	});
+	const { command, rest, values, spec } = parseCommand(argv);
 	const out: Out = { json: values.json === true };
-	const [command, ...rest] = positionals;
-	if (!command || values.help) {
+	if (!command) {
 		process.stdout.write(HELP + '\n');
-		return command || values.help ? 0 : 1;
+		return values.help ? 0 : 1;
+	}
+	if (values.help) {
+		// the command's own help (a group's: all of its commands); an unknown command's, all of them
+		process.stdout.write((commandHelp(spec?.name ?? command) ?? HELP) + '\n');
+		return 0;
 	}
 	switch (command) {
 		case 'run': {
@@ -416,7 +282,7 @@ async function main(argv: string[]): Promise<number> {
 			const realModel = (model ?? (from ? openRun(from.run).meta.model.provider : 'offline')) !== 'offline';
 			if (values.estimate || realModel) {
 				if (steps < 1) throw new UsageError('an estimate needs --steps of at least 1');
-				const estimate = await estimateRun({ world: values.world, steps, seed: int(values.seed, 'seed'), model, from, set: values.set, ablate, promptsDir });
+				const estimate = await estimateRun({ world: values.world, steps, seed: int(values.seed, 'seed'), model, from, profile: values.profile, set: values.set, ablate, promptsDir });
 				if (values.estimate) {
 					print(out, estimate, () => estimateText(estimate));
 					return 0;
@@ -430,6 +296,7 @@ async function main(argv: string[]): Promise<number> {
 				model,
 				from,
 				promptsDir,
+				profile: values.profile,
 				set: values.set,
 				ablate,
 				inputs,
@@ -577,8 +444,10 @@ async function main(argv: string[]): Promise<number> {
 			const id = need(rest[0], 'retrieval needs a run id');
 			const trace = need(rest[1], 'retrieval needs a retrieval id (see the retrievals command)');
 			let weights;
-			if (values.weights) {
-				const w = values.weights.split(',').map(Number);
+			// given more than once, the last counts
+			const given = values.weights?.at(-1);
+			if (given) {
+				const w = given.split(',').map(Number);
 				if (w.length !== 3 || w.some((x) => !Number.isFinite(x) || x < 0)) throw new UsageError('--weights takes three numbers: recency,importance,relevance');
 				weights = { recency: w[0], importance: w[1], relevance: w[2] };
 			}
@@ -588,9 +457,8 @@ async function main(argv: string[]): Promise<number> {
 		}
 		case 'rescore': {
 			const id = need(rest[0], 'rescore needs a run id');
-			// --weights may be given many times: read them all
-			const many = parseArgs({ args: argv, strict: false, allowPositionals: true, options: { weights: { type: 'string', multiple: true } } });
-			const weightings = (many.values.weights ?? []).filter((w): w is string => typeof w === 'string');
+			// --weights may be given many times: one weighting each
+			const weightings = values.weights ?? [];
 			if (weightings.length === 0) throw new UsageError('rescore needs --weights R,I,V (recency,importance,relevance; "run" for the run\'s own), once per weighting');
 			let grid;
 			try {

@@ -3,7 +3,7 @@
 //   runs import FOLDER --world W [--model M]          a recorded simulation as a run
 
 import { importReference, type ReferenceImportReport } from '../lib/server/world/import-reference';
-import { importRecording, type RunImportReport } from '../lib/server/store/import-run';
+import { importRecording, type RunImportReport } from '../lib/server/run/import-run';
 import type { ModelChoice } from '../lib/server/run/models';
 import { WorldError, formatProblem } from '../lib/world/problems';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RetrievalTable, TableRow } from '../lib/server/run/traces';
+import type { RetrievalTable, TableRow } from '../lib/api/traces';
 import { formatRetrievalTable, rowsInRankOrder } from './retrieval-text';
 
 function row(id: string, score: number, rank: number): TableRow {

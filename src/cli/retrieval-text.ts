@@ -1,6 +1,6 @@
 // The `retrieval` command's text: one retrieval's score table, best first, with column headers.
 
-import type { RetrievalTable, TableRow } from '../lib/server/run/traces';
+import type { RetrievalTable, TableRow } from '../lib/api/traces';
 
 /**
  * The rows best first: by score, then by rank among the selected (ties broken as the engine's

@@ -97,10 +97,13 @@ test('starts an offline run from the runs home, plays and pauses it', async ({ p
 	await page.getByLabel('Steps', { exact: true }).fill('1500');
 	await page.getByLabel('Seed').fill('7');
 	await page.getByLabel(/Offline stand-in/).check();
+	// the paper's behaviour unless the fast profile is chosen
+	await expect(page.getByRole('radio', { name: /^Paper/ })).toBeChecked();
 	await page.getByLabel('Start paused').check();
 	await page.getByRole('button', { name: 'Start run' }).click();
 
 	await expect(page).toHaveURL(/\/runs\/the-ville-3-[^/?]+/);
+	await expect(page.getByTestId('run-profile')).toHaveText("paper's behaviour");
 	runId = new URL(page.url()).pathname.split('/').pop() ?? '';
 	expect(runId).not.toBe('');
 	const map = page.getByRole('application', { name: 'Town map' });
@@ -349,11 +352,14 @@ test('forking at a step puts the fork in the runs list', async ({ page }) => {
 	await expect(dialog).toBeVisible();
 	await dialog.getByLabel('Steps to run in the fork').fill('20');
 	await dialog.getByLabel('Settings (one KEY=VALUE a line)').fill('retrieval.weights.relevance=2');
+	await expect(dialog.getByRole('radio', { name: 'As the parent run' })).toBeChecked();
+	await dialog.getByRole('radio', { name: /^Fast/ }).check();
 	await dialog.getByRole('button', { name: 'Create fork' }).click();
 
 	await expect(page).not.toHaveURL(new RegExp(`/runs/${runId}(\\?|$)`));
 	const forkId = new URL(page.url()).pathname.split('/').pop() ?? '';
 	await expect(page.getByText(`fork of ${runId} at step ${forkStep}`)).toBeVisible();
+	await expect(page.getByTestId('run-profile')).toHaveText('fast profile');
 	const forkMap = page.getByRole('application', { name: 'Town map' });
 	await expect(forkMap).toHaveAttribute('data-ready', 'true');
 	// The fork's town is drawn with its tiles (no image problems reported).

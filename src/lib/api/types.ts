@@ -1,6 +1,7 @@
 // Shapes of the IDE's HTTP API (src/routes/api/**), shared by the server and the browser.
 // Plain data only.
 
+import type { ReferenceUpdate } from '../editor/references';
 import type { TemplateVars } from '../engine/model';
 import type { MemorySource } from '../engine/memory';
 import type { AgentView } from '../engine/sim';
@@ -138,6 +139,8 @@ export interface StartRunRequest {
 	seed?: number;
 	model?: 'offline' | 'openai';
 	from?: { run: string; step: number };
+	/** a named profile (`paper` or `fast`): its settings, applied before `set` */
+	profile?: string;
 	/** KEY=VALUE setting overrides */
 	set?: string[];
 	inputs?: (
@@ -169,6 +172,24 @@ export interface RunInfo extends RunListing {
 	identity?: ModelIdentity;
 	/** model changes accepted on resume or fork, oldest first */
 	modelChanges?: ModelChange[];
+	/**
+	 * the recording of the reference implementation the lineage's first steps come from: the
+	 * run's own (`run` is its id) or an ancestor's, whose steps before `until` are the recording's
+	 */
+	imported?: ImportedRecording & { run: string; until: number };
+}
+
+/** A run made from a recording of the reference implementation (`runs import`): run.json's `imported`. */
+export interface ImportedRecording {
+	/** the recording's folder, as given to the import */
+	from: string;
+	form: 'expanded' | 'compressed';
+	/** the recording's folder name */
+	simulation: string;
+	/** the run's steps are 0..steps */
+	steps: number;
+	/** what the recording does not hold, so neither does the run (each: what, then why in parentheses) */
+	missing: string[];
 }
 
 /**
@@ -414,6 +435,17 @@ export interface WorldChecks {
 /** The map was saved; `ok` when the saved world has no errors, which are listed. */
 export interface SaveMapResult extends WorldChecks {
 	ok: boolean;
+}
+
+/** What saving a map answers: the saved world's checks and the references the renames rewrote. */
+export interface SaveMapOutcome extends SaveMapResult {
+	/** fields of personas and scenario.json that named a renamed zone, now written with its new address */
+	updated: ReferenceUpdate[];
+}
+
+/** What checking a map answers: with `renames`, the references they would rewrite on saving. */
+export interface CheckOutcome extends WorldChecks {
+	references?: ReferenceUpdate[];
 }
 
 /**

@@ -717,7 +717,8 @@ export async function nextAction(ctx: AgentContext, stepMs: number): Promise<voi
 			: await resolveAction(ctx, due.activity, due.sleeping);
 	a.action = actionOf(ctx, due, resolved, stepMs);
 	if (!continuing) {
-		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: due.sleeping ? 1 : undefined }], { defer: true });
+		const mundane = due.sleeping ? ctx.state.settings.importance.mundane || undefined : undefined;
+		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: mundane }], { defer: true });
 	}
 }
 
@@ -835,7 +836,9 @@ export function noticeReaction(ctx: AgentContext, e: PerceivedEvent, commitStep:
  */
 export async function decideReaction(ctx: AgentContext, r: ReactingState): Promise<ReactDecision | null> {
 	const scope = { size: r.recall, at: r.time, touched: [] as number[] };
-	const then = ctx.recalling(scope, 'r');
+	// decided when noticed (the paper), its retrievals are as any other; decided later, they
+	// recall what the agent knew when it noticed, and count as accessed once it is decided
+	const then = r.time === ctx.now && r.recall === ctx.stream.size ? ctx.branch('r') : ctx.recalling(scope, 'r');
 	const other = r.agentName ?? `the ${r.objectName ?? r.object}`;
 	const context = await relationship(then, other, r.description, 'reaction');
 	const answer = await then.ask<{ react: boolean; talk: boolean; reaction: string }>(
@@ -853,7 +856,7 @@ export async function decideReaction(ctx: AgentContext, r: ReactingState): Promi
 		},
 		r.agent ? 'reaction: continue, react or talk' : 'reaction: continue or react to an object'
 	);
-	if (!ctx.speculative) ctx.stream.touch([...new Set(scope.touched)], ctx.now);
+	if (!ctx.speculative || ctx.foreseen) ctx.stream.touch([...new Set(scope.touched)], ctx.now);
 	if (answer.failsafe) return null;
 	const reaction = answer.value.react === true && typeof answer.value.reaction === 'string' ? answer.value.reaction.trim() : '';
 	return { talk: r.agent !== undefined && answer.value.talk === true, reaction };

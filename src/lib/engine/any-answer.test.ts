@@ -145,6 +145,7 @@ describe('any schema-valid answer, engine level (small world)', () => {
 			const plan = a.plan;
 			if (plan) plan.blocks[0].minutes += 1;
 			a.action.chatWith = sim.state.agents[1].id;
+			sim.state.agents[1].action.chatWith = '';
 			const text = invariantProblems(sim, world).join('\n');
 			expect(text).toMatch(/not a walkable tile/);
 			expect(text).toMatch(/chats with ben-brook, who chats with ""/);

@@ -152,25 +152,26 @@ describe('memory provenance', () => {
 
 describe('importance ratings due at a step', () => {
 	const min = 60_000;
+	const wait = 5 * min; // the fast profile's importance.waitMinutes
 	const waiting = (...createdMinutes: number[]) => createdMinutes.map((m) => ({ created: m * min }));
 
 	it('rate nothing until the oldest has waited five minutes, then those waiting two minutes or more', () => {
-		expect(dueBatch(waiting(0, 1, 4), 4 * min)).toBe(0);
-		expect(dueBatch(waiting(0, 1, 4), 5 * min)).toBe(2);
-		expect(dueBatch(waiting(0, 3, 4), 5 * min)).toBe(2);
+		expect(dueBatch(waiting(0, 1, 4), 4 * min, wait)).toBe(0);
+		expect(dueBatch(waiting(0, 1, 4), 5 * min, wait)).toBe(2);
+		expect(dueBatch(waiting(0, 3, 4), 5 * min, wait)).toBe(2);
 		// sixteen waiting: all that have waited two minutes, once the sixteenth has (known ahead too)
 		const sixteen = waiting(...Array.from({ length: 16 }, () => 9));
-		expect(dueBatch(sixteen, 9 * min)).toBe(0);
-		expect(dueBatch(sixteen, 11 * min)).toBe(16);
-		expect(dueBatch([...sixteen, ...waiting(10)], 11 * min)).toBe(16);
-		expect(dueAhead(sixteen, 11 * min, 10 * min)).toBe(16);
-		expect(dueBatch([], 9 * min)).toBe(0);
+		expect(dueBatch(sixteen, 9 * min, wait)).toBe(0);
+		expect(dueBatch(sixteen, 11 * min, wait)).toBe(16);
+		expect(dueBatch([...sixteen, ...waiting(10)], 11 * min, wait)).toBe(16);
+		expect(dueAhead(sixteen, 11 * min, 10 * min, wait)).toBe(16);
+		expect(dueBatch([], 9 * min, wait)).toBe(0);
 	});
 
 	it('are known ahead once every memory they cover was waiting before now', () => {
 		// due at 5:00, covering the memories of 0:00 and 1:00: known from 1:00 on (after it)
-		expect(dueAhead(waiting(0, 1, 4), 5 * min, 1 * min)).toBe(0);
-		expect(dueAhead(waiting(0, 1, 4), 5 * min, 2 * min)).toBe(2);
-		expect(dueAhead(waiting(0, 1), 3 * min, 2 * min)).toBe(0);
+		expect(dueAhead(waiting(0, 1, 4), 5 * min, 1 * min, wait)).toBe(0);
+		expect(dueAhead(waiting(0, 1, 4), 5 * min, 2 * min, wait)).toBe(2);
+		expect(dueAhead(waiting(0, 1), 3 * min, 2 * min, wait)).toBe(0);
 	});
 });

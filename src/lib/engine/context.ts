@@ -2,7 +2,7 @@
 // and what the step produces. Cognition code touches nothing else, which is what lets agents
 // think concurrently without changing the outcome.
 
-import { HOUR } from './clock';
+import { HOUR, MINUTE } from './clock';
 import {
 	MEMORY_KINDS,
 	MemoryStream,
@@ -42,14 +42,14 @@ export function emptyOutput(step: number, time: number): StepOutput {
 	return { step, time, memories: [], traces: [], conversations: [], events: [] };
 }
 
-/** How long a memory may wait for its importance rating, in game time. */
-export const DEFER_MS = 5 * 60_000;
 /**
- * A rating due at a step covers the memories that were waiting this long before it (at least
- * the oldest), so the call is known, and can be asked, that much game time ahead.
+ * With `importance.waitMinutes`, a rating due at a step covers the memories that were waiting this
+ * long before it (at least the oldest), so the call is known, and can be asked, that much game
+ * time ahead.
  */
 export const RATE_LEAD_MS = 2 * 60_000;
-const MAX_PENDING = 16;
+/** With `importance.waitMinutes`, this many waiting memories are rated without waiting longer. */
+const FULL_BATCH = 16;
 
 /**
  * A memory to store. Its `source` defaults from the kind (observation: observed, reflection:
@@ -66,6 +66,8 @@ interface NewMemoryFields {
 	with?: string;
 	/** a fixed rating, skipping the model (used for trivially mundane events) */
 	importance?: number;
+	/** game ms it was made at (a seed memory from before the start); absent: now */
+	created?: number;
 }
 
 /**
@@ -80,14 +82,14 @@ export interface RecallScope {
 
 /**
  * How many of the waiting memories a step at game time `now` rates and stores: none until the
- * oldest has waited DEFER_MS (or MAX_PENDING wait and the last of those has waited RATE_LEAD_MS),
+ * oldest has waited `waitMs` (or FULL_BATCH wait and the last of those has waited RATE_LEAD_MS),
  * and then those that were already waiting RATE_LEAD_MS before, so the rating is known that much
  * game time ahead (`dueAhead`).
  */
-export function dueBatch(pending: readonly { created: number }[], now: number): number {
+export function dueBatch(pending: readonly { created: number }[], now: number, waitMs: number): number {
 	if (pending.length === 0) return 0;
-	const full = pending.length >= MAX_PENDING && now - pending[MAX_PENDING - 1].created >= RATE_LEAD_MS;
-	if (!full && now - pending[0].created < DEFER_MS) return 0;
+	const full = pending.length >= FULL_BATCH && now - pending[FULL_BATCH - 1].created >= RATE_LEAD_MS;
+	if (!full && now - pending[0].created < waitMs) return 0;
 	let n = 0;
 	while (n < pending.length && pending[n].created <= now - RATE_LEAD_MS) n++;
 	return n;
@@ -97,8 +99,8 @@ export function dueBatch(pending: readonly { created: number }[], now: number): 
  * The rating a later step at game time `at` will ask, when its memories are all known before
  * game time `now` (and no more can join it): how many, or 0.
  */
-export function dueAhead(pending: readonly { created: number }[], at: number, now: number): number {
-	const n = dueBatch(pending, at);
+export function dueAhead(pending: readonly { created: number }[], at: number, now: number, waitMs: number): number {
+	const n = dueBatch(pending, at, waitMs);
 	if (n === 0 || pending[n - 1].created >= now) return 0;
 	return n;
 }
@@ -158,6 +160,11 @@ export class AgentContext {
 	 * ready when a step needs them) but nothing is stored.
 	 */
 	speculative = false;
+	/**
+	 * Set on work ahead whose stream is a private copy (a foreseen stream): its retrievals update
+	 * the copy's last access as the step would, so what follows sees the same recency.
+	 */
+	foreseen = false;
 
 	constructor(
 		readonly agent: AgentState,
@@ -189,6 +196,7 @@ export class AgentContext {
 		b.keyPath = `${this.keyPath}${this.calls++}${label}.`;
 		b.recall = this.recall;
 		b.speculative = this.speculative;
+		b.foreseen = this.foreseen;
 		b.memoLayer = memo;
 		return b;
 	}
@@ -294,9 +302,11 @@ export class AgentContext {
 		const picked = selectTop(col.score, limit, candidates ? (p) => candidates[p] : (p) => p);
 		const indices = candidates ? picked.map((p) => candidates[p]) : picked;
 		const kinds = hidden.length > 0 ? allKindsExcept(kindsHiddenBy(hidden)) : null;
-		if (this.recordAccess && !this.speculative) {
+		if (this.foreseen || (this.recordAccess && !this.speculative)) {
 			if (recall) recall.touched.push(...indices);
 			else stream.touch(indices, this.now);
+		}
+		if (this.recordAccess && !this.speculative) {
 			this.out.traces.push({
 				id: `${this.agent.id}/r${this.agent.retrievals++}`,
 				agent: this.agent.id,
@@ -317,26 +327,27 @@ export class AgentContext {
 	}
 
 	/**
-	 * Adds memories. Importance is rated in batches: with `defer`, memories wait (not yet
-	 * retrievable) until a step's `flushDue` rates them (see there); without, every waiting
-	 * memory is rated and stored now. A flush costs one embedding call and at most one
-	 * importance call.
+	 * Adds memories. As in the paper, a memory is rated and stored when it is made. With
+	 * `importance.waitMinutes` (the fast profile) and `defer`, memories wait (not yet retrievable)
+	 * until a step's `flushDue` rates them together (see there). A flush costs one embedding call
+	 * and a rating call per `importance.perCall` memories without a rating.
 	 */
 	async memorize(items: NewMemory[], opts: { defer?: boolean } = {}): Promise<MemoryRecord[]> {
+		const defer = opts.defer === true && this.state.settings.importance.waitMinutes > 0;
 		if (this.speculative) {
 			// ahead of need: ask the rating the flush would ask, store nothing
-			if (!opts.defer) await this.rateAhead([...this.agent.pending, ...items]);
+			if (!defer) await this.rateAhead([...this.agent.pending, ...items]);
 			return [];
 		}
 		const pending = this.agent.pending;
-		for (const item of items) pending.push({ ...item, created: this.now });
-		if (opts.defer) return [];
+		for (const item of items) pending.push({ ...item, created: item.created ?? this.now });
+		if (defer) return [];
 		return this.flush();
 	}
 
 	/** Rates and stores the waiting memories due at this step (see `dueBatch`). */
 	async flushDue(): Promise<MemoryRecord[]> {
-		const n = dueBatch(this.agent.pending, this.now);
+		const n = dueBatch(this.agent.pending, this.now, this.state.settings.importance.waitMinutes * MINUTE);
 		return n > 0 ? this.flush(n) : [];
 	}
 
@@ -345,11 +356,38 @@ export class AgentContext {
 		await this.rateAhead(this.agent.pending.slice(0, count));
 	}
 
-	private async rateAhead(items: Pick<NewMemory, 'description' | 'importance'>[]): Promise<void> {
-		const unrated = items.filter((i) => i.importance === undefined && this.memoGet('importance', i.description) === undefined);
-		if (unrated.length === 0) return;
-		await this.model.embed(items.map((i) => i.description));
-		await this.ask('importance', { name: this.name, memories: unrated.map((i) => i.description) }, 'importance of new memories');
+	/** Asks ahead the ratings (and embeddings) storing these memories will ask; resolves with the ratings. */
+	async rateAhead(items: Pick<NewMemory, 'description' | 'importance'>[]): Promise<number[]> {
+		if (items.some((i) => i.importance === undefined && this.memoGet('importance', i.description) === undefined)) {
+			await this.model.embed(items.map((i) => i.description));
+		}
+		return this.rate(items);
+	}
+
+	/**
+	 * The importance of each memory: its fixed rating, the agent's memo, or the model's, asked
+	 * `importance.perCall` memories a call (0: all in one), the calls side by side. A rating
+	 * the model did not give is the template's fail-safe (3), never remembered.
+	 */
+	private async rate(items: Pick<NewMemory, 'description' | 'importance'>[]): Promise<number[]> {
+		const ratings = items.map((i) => i.importance ?? this.memoGet('importance', i.description));
+		const unrated = items.map((_, n) => n).filter((n) => ratings[n] === undefined);
+		if (unrated.length === 0) return ratings as number[];
+		const per = this.state.settings.importance.perCall || unrated.length;
+		const calls: number[][] = [];
+		for (let i = 0; i < unrated.length; i += per) calls.push(unrated.slice(i, i + per));
+		const ask = (ctx: AgentContext, call: number[]) =>
+			ctx.ask<{ ratings: number[] }>('importance', { name: this.name, memories: call.map((n) => items[n].description) }, 'importance of new memories');
+		const answers = calls.length === 1 ? [await ask(this, calls[0])] : await this.fanOut(calls.map(() => 'r'), (b, i) => ask(b, calls[i]));
+		calls.forEach((call, c) =>
+			call.forEach((n, j) => {
+				const raw = answers[c].value.ratings?.[j];
+				const rating = Number.isFinite(raw) ? Math.min(10, Math.max(1, Math.round(raw))) : 3;
+				ratings[n] = rating;
+				if (!answers[c].failsafe && !this.speculative) this.memoSet('importance', items[n].description, rating);
+			})
+		);
+		return ratings as number[];
 	}
 
 	/** Rates and stores the first `count` waiting memories (default all); returns the stored records. */
@@ -359,21 +397,7 @@ export class AgentContext {
 		if (items.length === 0) return [];
 		this.agent.pending = this.agent.pending.slice(count);
 		const vectors = await this.model.embed(items.map((i) => i.description));
-		const ratings = items.map((i) => i.importance ?? this.memoGet('importance', i.description));
-		const unrated = items.map((_, n) => n).filter((n) => ratings[n] === undefined);
-		if (unrated.length > 0) {
-			const answer = await this.ask<{ ratings: number[] }>(
-				'importance',
-				{ name: this.name, memories: unrated.map((n) => items[n].description) },
-				'importance of new memories'
-			);
-			unrated.forEach((n, j) => {
-				const raw = answer.value.ratings?.[j];
-				const rating = Number.isFinite(raw) ? Math.min(10, Math.max(1, Math.round(raw))) : 3;
-				ratings[n] = rating;
-				if (!answer.failsafe) this.memoSet('importance', items[n].description, rating);
-			});
-		}
+		const ratings = await this.rate(items);
 		const records = items.map((item, n) => {
 			const rec = this.stream.add({
 				kind: item.kind,

@@ -224,6 +224,14 @@ export class MemoryStream {
 		for (let i = 0; i < records.length; i++) records[i].embedding = this.vectors.row(i);
 	}
 
+	/** A copy with the same memories and access times, to add foreseen memories to (work ahead). */
+	copy(): MemoryStream {
+		const c = new MemoryStream(this.agent, this.dimensions, Math.max(256, this.size + 64), this.backend);
+		for (const r of this.records) c.add(r);
+		c.setLastAccess(this.lastAccessCol.subarray(0, this.size));
+		return c;
+	}
+
 	byId(id: string): MemoryRecord | undefined {
 		const slash = id.lastIndexOf('/m');
 		const index = Number(id.slice(slash + 2));

@@ -29,9 +29,9 @@ export function parseOverride(text: string): Override {
 	return { agent, path: parts, value };
 }
 
-/** Settings that count memories (`retrieval.topK`, `retrieval.k.<purpose>`). */
-function isCount(path: string[]): boolean {
-	return path[0] === 'retrieval' && (path[1] === 'topK' || path[1] === 'k');
+/** Settings that count memories (`retrieval.topK`, `retrieval.k.<purpose>`, `importance.perCall`) or give a rating. */
+function isWhole(path: string[]): boolean {
+	return (path[0] === 'retrieval' && (path[1] === 'topK' || path[1] === 'k')) || (path[0] === 'importance' && path[1] !== 'waitMinutes');
 }
 
 function setPath(target: Record<string, unknown>, path: string[], value: Override['value'], label: string): void {
@@ -47,8 +47,11 @@ function setPath(target: Record<string, unknown>, path: string[], value: Overrid
 		throw new Error(`setting "${label}" takes a ${typeof node[last]}, not ${JSON.stringify(value)}`);
 	}
 	if (typeof value === 'number' && value < 0) throw new Error(`setting "${label}" cannot be negative`);
-	if (typeof value === 'number' && isCount(path) && !Number.isInteger(value)) {
+	if (typeof value === 'number' && isWhole(path) && !Number.isInteger(value)) {
 		throw new Error(`setting "${label}" takes a whole number, not ${value}`);
+	}
+	if (path.join('.') === 'importance.mundane' && (value as number) > 10) {
+		throw new Error(`setting "${label}" is a rating from 1 to 10 (0: none), not ${value}`);
 	}
 	node[last] = value;
 }

@@ -4,6 +4,9 @@ import { AgentContext, emptyOutput } from './context';
 import { Simulation, type Snapshot } from './sim';
 import { createTestWorld, scriptedModel, digestOf } from './testing';
 import type { MemoryRecord } from './memory';
+import type { AgentState } from './state';
+import { profileOverrides } from './profiles';
+import { applyOverrides } from './settings';
 
 async function runFor(steps: number, seed = 1) {
 	const world = createTestWorld();
@@ -85,15 +88,37 @@ describe('Simulation', () => {
 		expect(sim.validateInput({ type: 'set-object', address: 'Nowhere:x:y', state: 'on fire' })).toMatch(/unknown object/);
 		expect(sim.validateInput({ type: 'set-object', address: 'toString', state: 'on fire' })).toMatch(/unknown object/);
 		await sim.step([{ type: 'set-object', address: 'House:bedroom:desk', state: 'on fire' }, { type: 'whisper', agent: 'ana-alder', text: 'visit the street' }], model);
+		// as in the paper, what is seen is rated and stored when it is seen
+		const ana = sim.stream('ana-alder').records;
+		expect(ana.some((m) => m.description === 'desk is on fire')).toBe(true);
+		expect(ana.some((m) => m.description === 'I should visit the street')).toBe(true);
+		expect(sim.agent('ana-alder').pending).toEqual([]);
+		// memories stored together are rated by one call, or each by its own with importance.perCall=1
+		const sizes = (m: ReturnType<typeof scriptedModel>, from = 0) => m.calls.slice(from).filter((c) => c.template === 'importance').map((c) => (c.vars.memories as string[]).length);
+		expect(Math.max(...sizes(model))).toBeGreaterThan(1);
+		const single = scriptedModel();
+		const one = (await Simulation.create(world, { seed: 3 }, single)).sim;
+		applyOverrides(one.state, ['importance.perCall=1']);
+		const from = single.calls.length;
+		await one.step([{ type: 'set-object', address: 'House:bedroom:desk', state: 'on fire' }], single);
+		expect(sizes(single, from).length).toBeGreaterThan(1);
+		expect(new Set(sizes(single, from))).toEqual(new Set([1]));
+		await expect(sim.step([{ type: 'whisper', agent: 'nobody', text: 'x' }], model)).rejects.toThrow(/unknown agent/);
+	});
+
+	it('with the fast profile, observations wait for a batched rating; a whisper is stored at once', async () => {
+		const model = scriptedModel();
+		const { sim } = await Simulation.create(createTestWorld(), { seed: 3 }, model);
+		applyOverrides(sim.state, profileOverrides('fast'));
+		await sim.step([{ type: 'set-object', address: 'House:bedroom:desk', state: 'on fire' }, { type: 'whisper', agent: 'ana-alder', text: 'visit the street' }], model);
 		await sim.step([], model);
-		// the observation waits for its rating (five game minutes, or the end of a conversation);
-		// the thought is stored at once
+		// the observation waits for its rating (five game minutes, or the end of a conversation)
 		const ana = sim.stream('ana-alder').records.map((m) => m.description);
 		expect(sim.agent('ana-alder').pending.some((m) => m.description === 'desk is on fire')).toBe(true);
 		for (let i = 0; i < 10; i++) await sim.step([], model);
 		expect(sim.stream('ana-alder').records.some((m) => m.description === 'desk is on fire')).toBe(true);
 		expect(ana.some((d) => d === 'I should visit the street')).toBe(true);
-		await expect(sim.step([{ type: 'whisper', agent: 'nobody', text: 'x' }], model)).rejects.toThrow(/unknown agent/);
+		expect(model.calls.some((c) => c.template === 'importance' && (c.vars.memories as string[]).length > 1)).toBe(true);
 	});
 });
 
@@ -146,9 +171,22 @@ describe('reactions to the world', () => {
 		throw new Error('nobody came to the stove');
 	}
 
-	it('a burning stove set by the user gets one reaction decision per agent and a re-plan from now', async () => {
+	it('a burning stove set by the user is reacted to when it is seen (the paper), with a re-plan from now', async () => {
 		const model = alarmed();
 		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);
+		const cooks = await untilSomeoneCooks(sim, model);
+		const t = sim.state.step;
+		const out = await sim.step([{ type: 'set-object', address: STOVE, state: 'burning' }], model);
+		const reactions = out.events.filter((e) => e.kind === 'reaction');
+		expect(reactions.map((r) => (r as { agent: string }).agent)).toEqual(expect.arrayContaining(cooks.map((c) => c.id)));
+		for (const r of reactions) expect(sim.agent((r as { agent: string }).agent).action.start).toBe(sim.world.start + t * 60_000);
+		expect(sim.state.agents.filter((a) => a.reacting)).toEqual([]);
+	});
+
+	it('with the fast profile, a burning stove gets one reaction decision per agent, reactionMinutes later, and a re-plan from then', async () => {
+		const model = alarmed();
+		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);
+		applyOverrides(sim.state, profileOverrides('fast'));
 		const cooks = await untilSomeoneCooks(sim, model);
 		// someone else's action on the stove was seen and judged, without a reaction
 		const judgedBefore = sim.state.agents.filter((a) => a.judged?.[STOVE] !== undefined);
@@ -191,12 +229,18 @@ describe('reactions to the world', () => {
 		const model = alarmed();
 		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);
 		const [cook] = await untilSomeoneCooks(sim, model);
+		// someone out of the house (sent to the street when all are in)
+		const other = sim.state.agents.find((a) => a.id !== cook.id) as AgentState;
+		if (sim.state.agents.every((a) => sim.index.addressOf(a.tile).startsWith('House:'))) {
+			other.tile = sim.world.collision.findIndex((c, t) => c === 0 && !sim.index.addressOf(t).startsWith('House:'));
+			other.action.path = [];
+		}
 		const away = sim.state.agents.filter((a) => !sim.index.addressOf(a.tile).startsWith('House:')).map((a) => a.id);
 		await sim.step([{ type: 'set-object', address: STOVE, state: 'burning' }], model);
 		// the cook in the kitchen saw it burning; those out of the house know nothing of it
 		expect(sim.agent(cook.id).seenStates?.[STOVE]).toBe('burning');
 		expect(away.length).toBeGreaterThan(0);
-		for (const id of away) expect(sim.agent(id).seenStates?.[STOVE], id).toBeUndefined();
+		for (const id of away) expect(sim.agent(id).seenStates?.[STOVE], id).not.toBe('burning');
 		// it is part of the state a snapshot keeps
 		const snap = sim.snapshot();
 		expect(snap.state.agents.find((a) => a.id === cook.id)!.seenStates).toEqual({ [STOVE]: 'burning' });

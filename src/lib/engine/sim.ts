@@ -22,7 +22,8 @@ import {
 } from './agent';
 import { canonicalJson } from './canonical';
 import { MINUTE, dayIndex, dayStart, minuteOfDay, timeAtStep } from './clock';
-import { AgentContext, DEFER_MS, dueAhead, dueBatch, emptyOutput, type RecallScope, type StepOutput } from './context';
+import { EARLIER_IMPORTANCE } from './profiles';
+import { AgentContext, dueAhead, dueBatch, emptyOutput, type NewMemory, type RecallScope, type StepOutput } from './context';
 import { MemoryStream, type MemoryRecord } from './memory';
 import type { ModelPort } from './model';
 import { PathFinder } from './path';
@@ -36,7 +37,7 @@ import {
 	type SimState,
 	type TalkState
 } from './state';
-import { DEFAULT_SETTINGS, type PerceptionSettings, type PersonaDef, type Settings, type WorldDef } from './types';
+import { DEFAULT_SETTINGS, type PerceptionSettings, type PersonaDef, type SeedMemoryDef, type Settings, type WorldDef } from './types';
 import { WorldIndex, splitAddress } from './world-index';
 
 export type { StepOutput } from './context';
@@ -69,6 +70,30 @@ export interface AgentView {
 
 /** How many steps ahead `lookahead` foresees who will meet whom. */
 const REACT_AHEAD_STEPS = 60;
+/** How many reactions in a row `lookahead` foresees for one agent (each as if the one before went on). */
+const MAX_REACTIONS_AHEAD = 3;
+
+/**
+ * A memory an agent is foreseen to make at a later step (an observation), with its fixed rating
+ * if any; memories of one `group` are stored together, so rated by one call.
+ */
+interface ForeseenMemory {
+	description: string;
+	step: number;
+	group: number;
+	importance?: number;
+}
+
+/** Foreseen memories by group, in order. */
+function groupsOf(memories: readonly ForeseenMemory[]): ForeseenMemory[][] {
+	const groups: ForeseenMemory[][] = [];
+	for (const m of memories) {
+		const last = groups.at(-1);
+		if (last && last[0].group === m.group) last.push(m);
+		else groups.push([m]);
+	}
+	return groups;
+}
 
 /** Where an agent is foreseen at the start of a step, and what it is seen doing. */
 interface Foreseen {
@@ -87,6 +112,28 @@ const NO_MODEL: ModelPort = {
 	embed: () => Promise.reject(new Error('foreseeing asks no model')),
 	dimensions: 0
 };
+
+/**
+ * A persona's structured seed memories as memories to store from stream index `base` on: kind,
+ * time made and importance as given (no rating call when it is), evidence as the ids the cited
+ * memories get, the source `seed` (an ablation hides what a run makes, not what its world gives).
+ */
+function givenMemories(agent: string, base: number, list: readonly SeedMemoryDef[]): NewMemory[] {
+	const ids = new Map<string, string>();
+	return list.map((m, i) => {
+		if (m.id !== undefined) ids.set(m.id, `${agent}/m${base + i}`);
+		const evidence = (m.evidence ?? []).flatMap((e) => ids.get(e) ?? []);
+		return {
+			kind: m.kind,
+			source: 'seed',
+			description: m.description,
+			...(m.created !== undefined ? { created: m.created } : {}),
+			...(m.importance !== undefined ? { importance: m.importance } : {}),
+			...(evidence.length ? { evidence } : {}),
+			...(m.with !== undefined ? { with: m.with } : {})
+		};
+	});
+}
 
 export interface CreateOptions {
 	seed: number;
@@ -140,7 +187,10 @@ export class Simulation {
 				const ctx = sim.context(a, model, 'init', output);
 				const p = personas.find((x) => x.id === a.id) as PersonaDef;
 				const seeds = world.seeds.filter((s) => s.agent === a.id).map((s) => s.memory);
-				await ctx.memorize([...p.seedMemories, ...seeds].map((description) => ({ kind: 'thought' as const, source: 'seed' as const, description })));
+				await ctx.memorize([
+					...givenMemories(a.id, sim.stream(a.id).size, p.memories ?? []),
+					...[...p.seedMemories, ...seeds].map((description) => ({ kind: 'thought' as const, source: 'seed' as const, description }))
+				]);
 				a.importanceSinceReflection = 0;
 			})
 		);
@@ -154,7 +204,8 @@ export class Simulation {
 			throw new Error(`snapshot schema ${snap.schema} is not supported (expected ${STATE_SCHEMA}): the run was recorded by an earlier version of the engine and cannot be replayed by this one; start a new run`);
 		}
 		const sim = new Simulation(world, structuredClone(snap.state), dimensions);
-		// Settings added since a snapshot was written take their defaults.
+		// Settings added since a snapshot was written take their defaults (importance: how it was rated then).
+		sim.state.settings.importance ??= { ...EARLIER_IMPORTANCE };
 		const retrieval = sim.state.settings.retrieval;
 		retrieval.k = { ...DEFAULT_SETTINGS.retrieval.k, ...retrieval.k };
 		for (const a of sim.state.agents) if (a.settings?.retrieval) a.settings.retrieval.k = { ...retrieval.k, ...a.settings.retrieval.k };
@@ -389,12 +440,13 @@ export class Simulation {
 			fresh = events.filter((e) => !a.recentEvents.includes(e.description));
 			if (fresh.length > 0) {
 				a.recentEvents = [...a.recentEvents, ...fresh.map((e) => e.description)].slice(-Math.max(retention, 1));
+				const mundane = s.settings.importance.mundane || undefined;
 				await ctx.memorize(
 					fresh.map((e) => ({
 						kind: 'observation' as const,
 						description: e.description,
-						// Idle objects and sleepers are the paper's mundane floor; no model call.
-						importance: e.sleeping || /is (idle|sleeping)$/.test(e.description) ? 1 : undefined
+						// idle objects and sleepers get the fixed rating, when there is one, without a call
+						importance: e.sleeping || /is (idle|sleeping)$/.test(e.description) ? mundane : undefined
 					})),
 					{ defer: true }
 				);
@@ -582,9 +634,10 @@ export class Simulation {
 			ctx.speculative = true;
 			return ctx;
 		};
+		const last = s.step + opts.horizonSteps;
 		for (const t of s.talks ?? []) {
 			const job = `talk:${t.id}`;
-			if (opts.started.has(job)) continue;
+			if (opts.started.has(job) || t.commitStep > last) continue;
 			opts.started.add(job);
 			// a conversation is the longest chain of calls: ranked as needed now, it goes first
 			const [ctxA, ctxB] = this.talkContexts(t, (id) => ctxOf(id, t.time, s.step));
@@ -600,7 +653,8 @@ export class Simulation {
 			for (let bi = 0; bi < plan.blocks.length; bi++) {
 				const b = plan.blocks[bi];
 				if (b.sleep || b.subtasks || b.start <= minute || b.start > ahead) continue;
-				const job = `block:${a.id}:${plan.day}:${bi}:${b.start}:${b.activity}`;
+				// asked again when the agent has seen objects change since: it chooses objects by what it saw
+				const job = `block:${a.id}:${plan.day}:${bi}:${b.start}:${b.activity}:${JSON.stringify(a.seenStates ?? {})}`;
 				if (opts.started.has(job)) continue;
 				opts.started.add(job);
 				const at = dayStart(this.time) + b.start * MINUTE;
@@ -614,12 +668,13 @@ export class Simulation {
 			}
 		}
 		// Importance ratings due within the horizon whose memories are all known already.
+		const waitMs = s.settings.importance.waitMinutes * MINUTE;
 		for (const a of s.agents) {
 			if (a.pending.length === 0) continue;
-			const due = a.pending[0].created + DEFER_MS;
+			const due = a.pending[0].created + waitMs;
 			const step = Math.max(s.step, Math.ceil((due - this.world.start) / this.stepMs));
 			if (step > s.step + opts.horizonSteps) continue;
-			const n = dueAhead(a.pending, timeAtStep(this.world.start, this.world.secondsPerStep, step), this.time);
+			const n = dueAhead(a.pending, timeAtStep(this.world.start, this.world.secondsPerStep, step), this.time, waitMs);
 			const job = `rate:${a.id}:${a.pending[0].created}:${n}`;
 			if (n === 0 || opts.started.has(job)) continue;
 			opts.started.add(job);
@@ -627,30 +682,34 @@ export class Simulation {
 		}
 		// Reactions under way: the decision and what follows it, as the deciding step will ask them.
 		const courses = new Map(s.agents.map((a) => [a.id, this.course(a, REACT_AHEAD_STEPS)]));
-		const talkAhead = (x: string, y: string, step: number) => this.talkAhead(model, x, y, step, courses);
+		const talkAhead = (x: string, y: string, step: number, streamX: MemoryStream) =>
+			this.talkAhead(model, x, y, step, courses, (id) => Promise.resolve(this.stream(id)), streamX);
 		for (const a of s.agents) {
 			const r = a.reacting;
-			if (!r || talking.has(a.id)) continue;
+			if (!r || talking.has(a.id) || r.commitStep > last) continue;
 			const job = `reacting:${a.id}:${r.step}:${r.description}`;
 			if (opts.started.has(job)) continue;
 			opts.started.add(job);
-			jobs.push(this.reactAhead(ctxOf(a.id, timeAtStep(this.world.start, this.world.secondsPerStep, r.commitStep), r.commitStep), r, talkAhead));
+			jobs.push(this.reactAhead(model, ctxOf(a.id, timeAtStep(this.world.start, this.world.secondsPerStep, r.commitStep), r.commitStep), this.stream(a.id), r, talkAhead));
 		}
-		jobs.push(...this.reactionsAhead(ctxOf, courses, talkAhead, opts));
+		jobs.push(...this.reactionsAhead(model, ctxOf, courses, opts));
 		await Promise.all(jobs);
 	}
 
 	/**
-	 * Reactions a later step is likely to decide. Each agent's course is foreseen a few steps
-	 * ahead as its plan runs without surprises: its action to its end (a conversation to its
-	 * commit), then the plan's next action when the plan already holds its place (no model
-	 * call). Who will see whom, doing what, follows; the reaction's calls (relationship,
-	 * decision, re-plan) are asked then.
+	 * Reactions a later step is likely to decide, and the memories agents are foreseen to make.
+	 * Each agent's course is foreseen a few steps ahead as its plan runs without surprises: its
+	 * action to its end (a conversation to its commit), then the plan's next action when the plan
+	 * already holds its place (no model call). Who will see whom, doing what, follows, and with
+	 * it what each will remember: with memories rated when they are made (the paper), each
+	 * observation's rating is asked ahead, and a reaction or conversation foreseen is asked from
+	 * a copy of the stream holding what the agent will have remembered by then. The reaction's
+	 * calls (relationship, decision, re-plan) are asked for the step that will decide it.
 	 */
 	private reactionsAhead(
+		model: ModelPort,
 		ctxOf: (id: string, now: number, needed: number) => AgentContext,
 		courses: Map<string, Course>,
-		talkAhead: (x: string, y: string, step: number) => Promise<void>,
 		opts: { horizonSteps: number; started: Set<string> }
 	): Promise<unknown>[] {
 		const s = this.state;
@@ -668,44 +727,129 @@ export class Simulation {
 			}
 			return (towns[k] = { byArena: this.agentsByArena(agents), inUse: this.objectUsers(agents) });
 		};
-		const jobs: Promise<unknown>[] = [];
+		// memories stored when they are made (else they wait for a batch, and `sizeAt` counts them)
+		const atOnce = s.settings.importance.waitMinutes === 0;
+		const mundane = s.settings.importance.mundane || undefined;
+		const made = new Map<string, ForeseenMemory[]>();
+		const noticed = new Map<AgentState, { k: number; r: ReactingState }[]>();
 		for (const a of s.agents) {
 			if (isSleeping(a) || a.reacting) continue;
+			// an agent in a conversation thinks again at its commit, with memories of the
+			// conversation not foreseen here: what it sees is rated ahead, its reactions are not
+			const talk = (s.talks ?? []).find((t) => t.agents.includes(a.id));
+			const first = talk ? talk.commitStep - s.step : 0;
 			const mine = courses.get(a.id) as Course;
 			const retention = this.perceptionOf(a).retention;
 			let recent = [...a.recentEvents];
 			const judged = { ...a.judged };
-			// an agent in a conversation thinks again at its commit
-			const talk = (s.talks ?? []).find((t) => t.agents.includes(a.id));
-			const first = talk ? talk.commitStep - s.step : 1;
+			const memories: ForeseenMemory[] = [];
+			let group = 0;
+			made.set(a.id, memories);
+			const reactions: { k: number; r: ReactingState }[] = [];
 			for (let k = first; k <= steps; k++) {
 				const own = mine.at(k);
 				if (!own || own.action.sleeping || (own.action.chatWith && k !== first)) break;
+				// an action the step before began (after its reactions) is remembered as it begins
+				const before = k > first ? mine.at(k - 1) : null;
+				if (before && before.action !== own.action) memories.push({ description: `${a.name} is ${own.action.activity || 'idle'}`, step: s.step + k - 1, group: group++ });
 				const town = townAt(k);
 				const events = this.perceive({ ...a, tile: own.tile, action: own.action }, town.inUse, town.byArena, false);
 				const fresh = events.filter((e) => !recent.includes(e.description));
 				if (fresh.length > 0) recent = [...recent, ...fresh.map((e) => e.description)].slice(-Math.max(retention, 1));
+				for (const e of fresh) {
+					const fixed = e.sleeping || /is (idle|sleeping)$/.test(e.description) ? mundane : undefined;
+					memories.push({ description: e.description, step: s.step + k, group, importance: fixed });
+				}
+				group++;
 				const candidates = events.filter((e) => (e.agent ? fresh.includes(e) : e.object !== undefined && judged[e.object] !== e.objectState));
 				if (candidates.length === 0) continue;
-				for (const e of candidates) if (e.object !== undefined && e.objectState !== undefined) judged[e.object] = e.objectState;
-				const job = `react:${a.id}:${s.step + k}:${candidates.map((e) => e.description).join('|')}`;
-				if (opts.started.has(job)) break;
-				opts.started.add(job);
+				if (talk) break;
+				const commitStep = s.step + k + this.reactionSteps(a);
 				const noticing = ctxOf(a.id, timeAt(k), s.step + k);
 				// a copy: the foreseen action may be the agent's own, which work ahead must not change
 				noticing.agent.action = structuredClone(own.action);
-				const commitStep = s.step + k + this.reactionSteps(a);
-				for (const e of candidates) {
-					const r = noticeReaction(noticing, e, commitStep);
-					if (!r) continue;
-					r.recall = this.sizeAt(a, k);
-					jobs.push(this.reactAhead(ctxOf(a.id, timeAt(commitStep - s.step), commitStep), r, talkAhead));
-					break;
-				}
-				break;
+				noticing.agent.judged = judged;
+				let r: ReactingState | null = null;
+				for (const e of candidates) if ((r = noticeReaction(noticing, e, commitStep))) break;
+				// nothing it would react to (asleep, chatting, just talked): its course goes on
+				if (!r) continue;
+				// decided by the step about to run, which asks for it now; what follows is unforeseen
+				if (k === 0) break;
+				if (commitStep > s.step + opts.horizonSteps) break;
+				reactions.push({ k, r });
+				// foreseen on as if the agent goes on (the likeliest decision); a reaction that
+				// decides otherwise ends the chain of decisions asked ahead (see below)
+				if (reactions.length === MAX_REACTIONS_AHEAD || !atOnce) break;
+			}
+			if (reactions.length > 0) noticed.set(a, reactions);
+		}
+		// what an agent will remember by the time it thinks at `step`: a copy of its stream with
+		// the memories foreseen until then, their ratings asked ahead (one promise per agent and step)
+		const streams = new Map<string, Promise<MemoryStream>>();
+		const streamAt = (id: string, step: number): Promise<MemoryStream> => {
+			const mine = atOnce ? (made.get(id) ?? []).filter((m) => m.step <= step) : [];
+			if (mine.length === 0) return Promise.resolve(this.stream(id));
+			const key = `${id}@${step}`;
+			let p = streams.get(key);
+			if (!p) streams.set(key, (p = this.foreseenStream(ctxOf(id, timeAtStep(this.world.start, this.world.secondsPerStep, step), step), this.stream(id), mine)));
+			return p;
+		};
+		const jobs: Promise<unknown>[] = [];
+		// each foreseen memory's rating, asked for the step that will make it
+		for (const [id, memories] of atOnce ? made : []) {
+			for (const group of groupsOf(memories)) {
+				const step = group[0].step;
+				const job = `memories:${id}:${step}:${group.map((m) => m.description).join('|')}`;
+				if (step === s.step || opts.started.has(job)) continue;
+				opts.started.add(job);
+				jobs.push(ctxOf(id, timeAtStep(this.world.start, this.world.secondsPerStep, step), step).rateAhead(group));
 			}
 		}
+		const talkAhead = (x: string, y: string, step: number, streamX: MemoryStream) => this.talkAhead(model, x, y, step, courses, streamAt, streamX);
+		// each agent's foreseen reactions, in turn: the next only when the one before goes on
+		for (const [a, reactions] of noticed) {
+			const job = `react:${a.id}:${reactions.map(({ k, r }) => `${s.step + k}:${r.description}`).join('|')}`;
+			if (opts.started.has(job)) continue;
+			opts.started.add(job);
+			jobs.push(
+				(async () => {
+					let stream: MemoryStream | null = null;
+					let since = s.step;
+					for (const { k, r } of reactions) {
+						const step = s.step + k;
+						const mine = (made.get(a.id) ?? []).filter((m) => m.step > since && m.step <= step);
+						const deciding = ctxOf(a.id, timeAt(r.commitStep - s.step), r.commitStep);
+						stream = stream ? await this.foreseenStream(deciding, stream, mine) : await streamAt(a.id, step);
+						since = step;
+						r.recall = atOnce ? stream.size : this.sizeAt(a, k);
+						const after = await this.reactAhead(model, deciding, stream, r, talkAhead);
+						if (!after) return;
+						stream = after;
+					}
+				})()
+			);
+		}
 		return jobs;
+	}
+
+	/** A copy of an agent's stream with foreseen memories added, rated (asked ahead) and embedded. */
+	private async foreseenStream(ctx: AgentContext, base: MemoryStream, memories: readonly ForeseenMemory[]): Promise<MemoryStream> {
+		if (memories.length === 0) return base;
+		const ratings = (await Promise.all(groupsOf(memories).map((g) => ctx.rateAhead(g)))).flat();
+		const vectors = await ctx.model.embed(memories.map((m) => m.description));
+		const stream = base.copy();
+		memories.forEach((m, i) =>
+			stream.add({
+				kind: 'observation',
+				source: 'observed',
+				description: m.description,
+				created: timeAtStep(this.world.start, this.world.secondsPerStep, m.step),
+				step: m.step,
+				importance: ratings[i],
+				embedding: vectors[i]
+			})
+		);
+		return stream;
 	}
 
 	/**
@@ -752,7 +896,7 @@ export class Simulation {
 		let size = this.stream(a.id).size;
 		let pending = a.pending;
 		for (let i = 0; i <= k; i++) {
-			const n = dueBatch(pending, timeAtStep(this.world.start, this.world.secondsPerStep, this.state.step + i));
+			const n = dueBatch(pending, timeAtStep(this.world.start, this.world.secondsPerStep, this.state.step + i), this.state.settings.importance.waitMinutes * MINUTE);
 			size += n;
 			pending = pending.slice(n);
 		}
@@ -760,28 +904,53 @@ export class Simulation {
 	}
 
 	/**
-	 * What the step deciding reaction `r` asks, on a copy of the agent: the decision and, for a
-	 * re-plan, the new plan and the action that follows it.
+	 * What the step deciding reaction `r` asks, on a copy of the agent and of its stream (which
+	 * the decision's retrievals touch, as the step's would): the decision and, for a re-plan, the
+	 * new plan and the action that follows it, or the conversation it begins. Resolves with the
+	 * touched stream when the agent goes on, else null.
 	 */
-	private async reactAhead(ctx: AgentContext, r: ReactingState, talkAhead: (x: string, y: string, step: number) => Promise<void>): Promise<void> {
+	private async reactAhead(
+		model: ModelPort,
+		deciding: AgentContext,
+		stream: MemoryStream,
+		r: ReactingState,
+		talkAhead: (x: string, y: string, step: number, streamX: MemoryStream) => Promise<void>
+	): Promise<MemoryStream | null> {
+		const ctx = new AgentContext(deciding.agent, stream.copy(), this, model, deciding.keyPrefix, deciding.now, deciding.out, false);
+		ctx.speculative = true;
+		ctx.foreseen = true;
 		const decision = await decideReaction(ctx, r);
-		if (decision?.talk && r.agent) return talkAhead(ctx.agent.id, r.agent, r.commitStep);
-		if (!decision?.reaction) return;
+		if (decision?.talk && r.agent) {
+			await talkAhead(ctx.agent.id, r.agent, r.commitStep, ctx.stream);
+			return null;
+		}
+		if (!decision?.reaction) return ctx.stream;
 		await replan(ctx, decision.reaction);
 		await nextAction(ctx, this.stepMs);
+		return null;
 	}
 
 	/**
 	 * The conversation `x` would begin with `y` at `step`, made on copies of the two as that
 	 * step would begin it (where `x` is foreseen then, what each will remember by then).
 	 */
-	private async talkAhead(model: ModelPort, x: string, y: string, step: number, courses: Map<string, Course>): Promise<void> {
+	private async talkAhead(
+		model: ModelPort,
+		x: string,
+		y: string,
+		step: number,
+		courses: Map<string, Course>,
+		streamAt: (id: string, step: number) => Promise<MemoryStream>,
+		streamX: MemoryStream
+	): Promise<void> {
 		const s = this.state;
 		const k = step - s.step;
 		const here = courses.get(x)?.at(k);
 		if (!here || k > REACT_AHEAD_STEPS + this.reactionSteps(this.agent(x))) return;
 		const time = timeAtStep(this.world.start, this.world.secondsPerStep, step);
 		const commitStep = step + this.talkSteps();
+		const streamY = await streamAt(y, step);
+		const atOnce = s.settings.importance.waitMinutes === 0;
 		const t: TalkState = {
 			id: `c${step}-${x}-${y}`,
 			agents: [x, y],
@@ -789,7 +958,7 @@ export class Simulation {
 			step,
 			time,
 			commitStep,
-			recall: { [x]: this.sizeAt(this.agent(x), k), [y]: this.sizeAt(this.agent(y), k) },
+			recall: atOnce ? { [x]: streamX.size, [y]: streamY.size } : { [x]: this.sizeAt(this.agent(x), k), [y]: this.sizeAt(this.agent(y), k) },
 			doing: { [x]: here.action.activity, [y]: (courses.get(y)?.at(k)?.action ?? this.agent(y).action).activity }
 		};
 		const A = structuredClone(this.agent(x));
@@ -798,7 +967,7 @@ export class Simulation {
 		A.action = chatAction(A, B, t.id, time, end);
 		B.action = chatAction(B, A, t.id, time, end);
 		const ctxOf = (id: string) => {
-			const ctx = new AgentContext(id === x ? A : B, this.stream(id), this, model, String(step), time, emptyOutput(step, time), false);
+			const ctx = new AgentContext(id === x ? A : B, id === x ? streamX : streamY, this, model, String(step), time, emptyOutput(step, time), false);
 			ctx.speculative = true;
 			return ctx;
 		};

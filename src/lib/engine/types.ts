@@ -16,9 +16,26 @@ export interface PerceptionSettings {
 	retention: number;
 	/**
 	 * game minutes between noticing something and the decision whether to react to it (0: the
-	 * same step); meanwhile the agent goes on, and the model's answer has that long to arrive
+	 * same step, as in the paper); meanwhile the agent goes on, and the model's answer has that
+	 * long to arrive
 	 */
 	reactionMinutes: number;
+}
+
+/** When and how new memories are rated for importance (the paper: each when it is made). */
+export interface ImportanceSettings {
+	/**
+	 * game minutes a new memory may wait, not yet retrievable, to be rated together with the
+	 * memories made after it (0: rated when it is made)
+	 */
+	waitMinutes: number;
+	/**
+	 * most memories one rating call covers (0: all those stored together, e.g. a day's plan or
+	 * what is seen at one step; 1: a call per memory)
+	 */
+	perCall: number;
+	/** the rating sleeping and idle events get without a call (0: the model rates them) */
+	mundane: number;
 }
 
 export interface RetrievalWeights {
@@ -59,6 +76,7 @@ export interface RetrievalSettings {
 export interface Settings {
 	perception: PerceptionSettings;
 	retrieval: RetrievalSettings;
+	importance: ImportanceSettings;
 	reflection: { threshold: number };
 	conversation: { maxTurns: number; cooldownMinutes: number };
 }
@@ -106,8 +124,33 @@ export interface PersonaDef {
 	home: string;
 	spawn: string;
 	knownPlaces: string[];
+	/** seed memories as plain text: thoughts made when the run starts, rated by the model */
 	seedMemories: string[];
+	/** seed memories with what a memory stream keeps of each (before `seedMemories` in the stream) */
+	memories?: SeedMemoryDef[];
 	perception?: Partial<PerceptionSettings>;
+}
+
+/**
+ * A seed memory as a memory stream holds it (personas/<id>.json `memories`): its kind, when it
+ * was made, its importance and the earlier memories a reflection cites. Stored when the run
+ * starts, with the source `seed`.
+ */
+export interface SeedMemoryDef {
+	/** names it for `evidence`; unique in the persona */
+	id?: string;
+	kind: 'observation' | 'reflection' | 'plan' | 'conversation' | 'thought';
+	description: string;
+	/** game ms, at or before the world's start; absent: the start */
+	created?: number;
+	/** 1..10; absent: rated by the model when the run starts */
+	importance?: number;
+	/** ids of earlier memories of the same list (a reflection's evidence) */
+	evidence?: string[];
+	/** the other party of a conversation, a persona id */
+	with?: string;
+	/** kept from the source (the reference's keywords); retrieval does not use them */
+	keywords?: string[];
 }
 
 export interface ScenarioSeed {
@@ -142,8 +185,9 @@ export interface WorldDef {
 	settings: Settings;
 }
 
+/** The paper's settings (the studio's faster trade-offs are the `fast` profile, `profiles.ts`). */
 export const DEFAULT_SETTINGS: Settings = {
-	perception: { visionRadius: 8, attentionBandwidth: 8, retention: 8, reactionMinutes: 4 },
+	perception: { visionRadius: 8, attentionBandwidth: 8, retention: 8, reactionMinutes: 0 },
 	// The paper's flow: 30 per focal point (reflection, and the reference's default), 50 for a
 	// conversation's context, 15 per dialogue turn (the reference's utterance retrieval); the
 	// "on my mind" retrieval is not in the paper and is off.
@@ -153,6 +197,7 @@ export const DEFAULT_SETTINGS: Settings = {
 		topK: 30,
 		k: { summary: 30, plan: 30, reaction: 30, conversation: 50, dialogue: 15, onMind: 0 }
 	},
+	importance: { waitMinutes: 0, perCall: 0, mundane: 0 },
 	reflection: { threshold: 150 },
 	conversation: { maxTurns: 8, cooldownMinutes: 60 }
 };

@@ -110,12 +110,15 @@ export interface PersonaRef {
 	id: string;
 	name: string;
 	seedMemories: readonly string[];
+	/** structured seed memories, before `seedMemories` in the agent's stream */
+	memories?: readonly { description: string }[];
 }
 
 /**
  * The resident `[name]` stands for in `agent`'s questions: the first other resident its seed
- * memories mention by full name (someone it has a relationship with), else the next resident
- * by id (wrapping round). Undefined when the agent is alone.
+ * memories (structured ones first, as the stream holds them) mention by full name (someone it
+ * has a relationship with), else the next resident by id (wrapping round). Undefined when the
+ * agent is alone.
  */
 export function namedPersona(agent: string, personas: readonly PersonaRef[]): PersonaRef | undefined {
 	const sorted = [...personas].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -123,7 +126,7 @@ export function namedPersona(agent: string, personas: readonly PersonaRef[]): Pe
 	const others = sorted.filter((p) => p.id !== agent);
 	if (!me || others.length === 0) return undefined;
 	let best: { p: PersonaRef; at: number } | undefined;
-	me.seedMemories.forEach((memory, n) => {
+	[...(me.memories ?? []).map((m) => m.description), ...me.seedMemories].forEach((memory, n) => {
 		const text = memory.toLowerCase();
 		for (const p of others) {
 			const pos = text.indexOf(p.name.toLowerCase());

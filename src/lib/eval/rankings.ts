@@ -7,6 +7,8 @@
 //   ranking a row, order written best first joined by ">" with "=" for a tie:
 //   r1,q1,full>a=b>c. Fields may be quoted ("..." with "" for a quote).
 
+import { toCsv } from '../shared/csv';
+
 /** One rater's ranking of the answers to one question: tiers best first, each tier a tie. */
 export interface Ranking {
 	rater: string;
@@ -378,14 +380,12 @@ function parseCsvRankings(text: string, file: string): ParsedRankings {
 
 /** CSV text for rankings (header rater,question,order), the format parseRankings reads. */
 export function rankingsToCsv(rankings: readonly Ranking[]): string {
-	const quote = (s: string) => (/[",\n\r]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s);
-	const lines = ['rater,question,order'];
-	for (const r of rankings) {
+	const rows = rankings.map((r) => {
 		for (const name of r.order.flat())
 			if (/[>=]/.test(name)) throw new Error(`condition "${name}" contains ">" or "=", which CSV uses between conditions`);
-		lines.push([r.rater, r.question, r.order.map((tier) => tier.join('=')).join('>')].map(quote).join(','));
-	}
-	return lines.join('\n') + '\n';
+		return [r.rater, r.question, r.order.map((tier) => tier.join('=')).join('>')];
+	});
+	return toCsv(['rater', 'question', 'order'], rows, '\n');
 }
 
 /** JSON value for rankings ({"rankings": [...]}, a tie as a nested list). */

@@ -9,7 +9,7 @@ const home = mkdtempSync(path.join(tmpdir(), 'estimate-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 /** The stated accuracy (README): within this factor of the measured tokens. */
-const FACTOR = 1.6;
+const FACTOR = 1.75;
 
 describe('the estimate before a run', () => {
 	it('is within the stated factor of the tokens a real offline run spends, from a dry run and from history', async () => {

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { Price, RunEstimate } from '../../api/types';
 import { applyOverrides } from '../../engine/settings';
+import { profileOverrides } from '../../engine/profiles';
 import { Simulation } from '../../engine/sim';
 import { NO_ABLATION, type Ablation } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
@@ -26,6 +27,8 @@ export interface EstimateOptions {
 	from?: { run: string; step: number };
 	/** a resume: the run continued from its last committed step */
 	resume?: string;
+	/** a named profile: its settings, before `set` */
+	profile?: string;
 	set?: string[];
 	ablate?: (keyof Ablation)[];
 	promptsDir?: string;
@@ -119,7 +122,7 @@ export async function estimateRun(opts: EstimateOptions): Promise<RunEstimate> {
 		measured = await dryRun(world, {
 			seed: opts.seed ?? meta?.seed ?? 1,
 			ablate,
-			set: [...(meta?.overrides ?? []), ...(opts.set ?? [])],
+			set: [...(meta?.overrides ?? []), ...profileOverrides(opts.profile), ...(opts.set ?? [])],
 			steps: Math.min(opts.steps, sampleCap),
 			promptsDir,
 			home

@@ -7,9 +7,10 @@ import { loadState, openRun, resumeRun, startRun, type RunOptions } from './runn
 const home = mkdtempSync(path.join(tmpdir(), 'lookahead-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-// Smallville, seed 1: six agents notice each other at step 0 and decide at step 24 (four game
-// minutes later) to talk: three conversations begin then and are committed at step 72 (a fourth
-// begins at step 30, noticed at step 6).
+// Smallville, seed 1: six agents notice each other at step 0. With the paper's settings they
+// decide at once to talk: three conversations begin then and are committed at step 48. With the
+// fast profile they decide at step 24 (four game minutes later): the conversations begin then and
+// are committed at step 72 (a fourth begins at step 30, noticed at step 6).
 const base = { world: 'smallville', seed: 1, home, steps: 90 };
 
 async function withModel<T>(latencyMs: number, concurrency: number, run: () => Promise<T>): Promise<T> {
@@ -27,8 +28,8 @@ async function withModel<T>(latencyMs: number, concurrency: number, run: () => P
 }
 
 describe('the town does not wait on one reaction or conversation, and the outcome does not depend on waiting', () => {
-	it('a reaction and a conversation are state from their first step and take effect at their commit step', async () => {
-		const a = await withModel(0, 64, () => startRun(base));
+	it('a reaction and a conversation are state from their first step and take effect at their commit step (fast profile)', async () => {
+		const a = await withModel(0, 64, () => startRun({ ...base, profile: 'fast' }));
 		const lines = openRun(a.run, home).steps();
 		// each committed 48 steps (eight game minutes) after it began
 		const committed = lines.flatMap((l) => l.conversations.map((c) => [c.step, l.step]));
@@ -60,6 +61,8 @@ describe('the town does not wait on one reaction or conversation, and the outcom
 
 	it('the same state hash at 0 ms and 800 ms latency, with 1 and 64 calls in flight, and after a fork or a resume mid-conversation', async () => {
 		const fast = await withModel(0, 64, () => startRun(base));
+		// the paper's settings: conversations begin at step 0, committed at step 48
+		expect(openRun(fast.run, home).steps().flatMap((l) => l.conversations.map((c) => [c.step, l.step]))).toContainEqual([0, 48]);
 		const one = await withModel(0, 1, () => startRun(base));
 		const slow = await withModel(800, 64, () => startRun(base));
 		expect(one.stateHash).toBe(fast.stateHash);
@@ -72,7 +75,7 @@ describe('the town does not wait on one reaction or conversation, and the outcom
 		expect(openRun(slow.run, home).meta.aheadUnused).toEqual(slow.aheadUnused);
 		expect(fast.aheadUnused.calls).toBe(0);
 
-		// step 27 is in the middle of three conversations and of the reactions that begin the fourth
+		// step 27 is in the middle of three conversations
 		const fork = await withModel(0, 8, () => startRun({ home, from: { run: fast.run, step: 27 }, steps: 63 }));
 		expect(fork.stateHash).toBe(fast.stateHash);
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorldIndex } from '../../engine/world-index';
-import { markersOf } from '../ide/run-data';
+import { markersOf } from '../read/run-data';
 import { loadWorld } from '../world/load';
 import { openRun, startRun } from './runner';
 

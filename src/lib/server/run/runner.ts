@@ -7,14 +7,16 @@ import path from 'node:path';
 import type { MemoryRecord } from '../../engine/memory';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
 import { applyOverrides } from '../../engine/settings';
+import { profileOverrides } from '../../engine/profiles';
 import { Simulation, type SimInput, type StepOutput } from '../../engine/sim';
 import { NO_ABLATION, type Ablation } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
 import { dataHome } from '../paths';
 import { loadWorld } from '../world/load';
 import { RunReader, RunWriter, type CallRecord, type RunMeta } from '../journal/journal';
-import { asDiskFull, DiskFullError, isDiskFull } from '../journal/disk';
+import { asDiskFull, DiskFullError, isDiskFull } from '../fs/disk-full';
 import { copyConfined } from '../store/copy';
+import { importedSnapshotAt, recordsByAgent, type ImportedJournal } from '../store/imported-states';
 import { liveStatus, openRun as openStoredRun, runLineage, runsDir as storeRunsDir, spanOfState, storedRuns, type ShownStatus, type WriterKind } from '../store/store';
 import { MemoryStore, maxIndexFromSizes } from '../memory/lance-store';
 import type { Budget, ModelChange, PauseInfo, Price, UsageRow } from '../../api/types';
@@ -33,6 +35,8 @@ export interface RunOptions {
 	model?: ModelChoice;
 	from?: { run: string; step: number };
 	promptsDir?: string;
+	/** a named profile (`engine/profiles.ts`): its settings, before `set` */
+	profile?: string;
 	set?: string[];
 	ablate?: (keyof Ablation)[];
 	/** inputs applied at the first step of the new run (a fork's whisper or object edit) */
@@ -198,6 +202,10 @@ export async function loadState(
 	const world = await runWorld(reader);
 	const base = reader.snapshotSteps().filter((s) => s <= step).at(-1);
 	if (base === undefined) throw new Error(`run ${id} has no snapshot at or before step ${step}`);
+	if (base < step && meta.imported && step <= meta.imported.steps) {
+		// a recording's steps: no answers to replay, the commit lines say it all
+		return { sim: await restoreImported(reader, world, step, meta.dimensions), reader, world };
+	}
 	const snap = reader.snapshot(base);
 	const store = await MemoryStore.open(reader.dir, meta.dimensions);
 	let sim: Simulation;
@@ -214,6 +222,20 @@ export async function loadState(
 		await replayTo(sim, step, reader.calls(range).filter((c) => c.s >= base && c.s < step), (s) => inputs.get(s) ?? [], live);
 	}
 	return { sim, reader, world };
+}
+
+/**
+ * The state after `step` steps of a run imported from a recording (`runs import`), between two
+ * of its snapshots: from the one before and the commit lines (../store/imported-states.ts).
+ */
+export async function restoreImported(journal: ImportedJournal & { dir: string }, world: WorldDef, step: number, dimensions: number): Promise<Simulation> {
+	const store = await MemoryStore.open(journal.dir, dimensions);
+	try {
+		const records = await store.load();
+		return Simulation.restore(world, importedSnapshotAt(journal, world, step, recordsByAgent(records)), records, dimensions);
+	} finally {
+		store.close();
+	}
 }
 
 /**
@@ -360,7 +382,8 @@ export class LiveRun {
 			sim = created.sim;
 			initMemories = created.output.memories;
 		}
-		if (opts.set?.length) applyOverrides(sim.state, opts.set);
+		const overrides = [...profileOverrides(opts.profile), ...(opts.set ?? [])];
+		applyOverrides(sim.state, overrides);
 		for (const input of opts.inputs ?? []) {
 			const error = sim.validateInput(input);
 			if (error) throw new Error(error);
@@ -375,7 +398,7 @@ export class LiveRun {
 			promptSet: model.promptSet,
 			settings: sim.state.settings,
 			ablate: sim.state.ablate,
-			overrides: opts.set ?? [],
+			overrides,
 			parent: opts.from ? { ...opts.from } : null,
 			firstStep,
 			snapshotEvery: opts.snapshotEvery ?? SNAPSHOT_EVERY,
@@ -549,7 +572,9 @@ export class LiveRun {
 	 */
 	private lookAhead(): void {
 		if (this.aheadStarted.size > 100_000) this.aheadStarted.clear();
-		this.sim.lookahead(this.model.ahead, { horizonSteps: LOOKAHEAD_STEPS, started: this.aheadStarted }).catch(() => {
+		// nothing past the run's last step (target - 1): no step would use it
+		const horizonSteps = Math.min(LOOKAHEAD_STEPS, this.meta.target - 1 - this.step);
+		this.sim.lookahead(this.model.ahead, { horizonSteps, started: this.aheadStarted }).catch(() => {
 			// work ahead that fails is done again by the step that needs it
 		});
 	}

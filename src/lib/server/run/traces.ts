@@ -12,6 +12,7 @@ import { timeAtStep } from '../../engine/clock';
 import { createModel, type ModelChoice } from './models';
 import { runWorld } from './runner';
 import { openRun, runLineage } from '../store/store';
+import type { RetrievalTable, TraceSummary } from '../../api/traces';
 
 export type TraceEntry = RetrievalTrace & { run: string };
 
@@ -36,18 +37,6 @@ export function findAgent(id: string, agent: string, home = dataHome()): string 
 	return found.id;
 }
 
-export interface TraceSummary {
-	id: string;
-	run: string;
-	agent: string;
-	step: number;
-	time: number;
-	purpose: string;
-	query: string;
-	candidates: number;
-	selected: string[];
-}
-
 export function listRetrievals(id: string, opts: { agent?: string; step?: number; home?: string } = {}): TraceSummary[] {
 	const home = opts.home ?? dataHome();
 	const agent = opts.agent ? findAgent(id, opts.agent, home) : undefined;
@@ -64,40 +53,6 @@ export function listRetrievals(id: string, opts: { agent?: string; step?: number
 			candidates: t.streamSize,
 			selected: t.selected
 		}));
-}
-
-export interface TableRow {
-	id: string;
-	kind: string;
-	description: string;
-	created: number;
-	lastAccess: number;
-	recency: number;
-	importance: number;
-	relevance: number;
-	recencyNorm: number;
-	importanceNorm: number;
-	relevanceNorm: number;
-	score: number;
-	/** 1-based rank among the selected, 0 when not selected */
-	rank: number;
-}
-
-export interface RetrievalTable {
-	id: string;
-	run: string;
-	agent: string;
-	step: number;
-	time: number;
-	purpose: string;
-	query: string;
-	weights: RetrievalTrace['weights'];
-	decay: number;
-	k: number;
-	candidates: TableRow[];
-	selected: string[];
-	/** the rebuilt top-k equals the selection the run recorded */
-	matchesRecord: boolean;
 }
 
 /** The full score table of one retrieval, recomputed with the paper's formula. */

@@ -3,13 +3,13 @@
 
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PersonaDef, WorldDef } from '../../engine/types';
 import { ProblemList, type WorldProblem } from '../../world/problems';
-import { checkScenarioEvents, readManifest, readPersonas, readScenario, FieldChecker, suggest, type PersonaFile } from './manifest';
+import { checkScenarioEvents, checkSeedMemoryPlaces, readManifest, readPersonas, readScenario, FieldChecker, suggest, type PersonaFile } from './manifest';
 import { readMap } from './tmx';
 import { ConfinedPathError, linksLeaving, realInside } from '../files';
 import { LIMIT_ENV, limits } from '../limits';
+import { worldsDir as defaultWorldsDir } from '../paths';
 import { analyseZones, type ZoneResult } from '../../world/zones';
 import type { LoadedWorld, MapLayerView, MapView, ParsedMap } from '../../world/types';
 
@@ -34,30 +34,8 @@ export interface Analysis {
 	world?: LoadedWorld;
 }
 
-let rootCache: string | undefined;
-
-/** The nearest folder above this source file that holds package.json (else the working folder). */
-export function projectRoot(): string {
-	if (rootCache) return rootCache;
-	let dir: string | undefined;
-	try {
-		dir = path.dirname(fileURLToPath(import.meta.url));
-	} catch {
-		dir = undefined;
-	}
-	while (dir) {
-		if (existsSync(path.join(dir, 'package.json'))) return (rootCache = dir);
-		const up = path.dirname(dir);
-		dir = up === dir ? undefined : up;
-	}
-	return (rootCache = process.cwd());
-}
-
-/** The worlds folder: SIMULACRA_WORLDS when set, else `worlds/` of the project. */
-export function defaultWorldsDir(): string {
-	const dir = process.env.SIMULACRA_WORLDS?.trim();
-	return dir ? path.resolve(dir) : path.join(projectRoot(), 'worlds');
-}
+/** The seed memories a persona gives its agent: plain and structured. */
+const seedCount = (p: PersonaDef) => p.seedMemories.length + (p.memories?.length ?? 0);
 
 /**
  * A bare name is a world in `worldsDir`; anything with a path separator is a folder (or the
@@ -178,6 +156,7 @@ export async function analyseWorld(nameOrPath: string, opts: AnalyseOptions = {}
 		// without a readable map there is nothing to check places against
 		if (zones) checkPersonaPlaces(pf, zones, problems, spawnUsers);
 	}
+	for (const pf of personaFiles) checkSeedMemoryPlaces(pf, { start: manifest?.start, personas: personaStems }, problems);
 	personas.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 	const scenario = await readScenario(dir, problems);
@@ -194,13 +173,14 @@ export async function analyseWorld(nameOrPath: string, opts: AnalyseOptions = {}
 		if (zones) checkScenarioEvents(scenario, { sectors: zones.sectors.map((x) => x.name), personas: [...ids] }, problems);
 		// what an agent starts with: its persona's seed memories and the scenario's seeds for it
 		const max = limits().maxSeedMemories;
-		const counts = new Map(personas.map((p) => [p.id, p.seedMemories.length]));
+		const counts = new Map(personas.map((p) => [p.id, seedCount(p)]));
 		scenario.seeds.forEach((seed, n) => {
 			const before = counts.get(seed.agent);
 			if (before === undefined) return;
 			counts.set(seed.agent, before + 1);
 			if (before + 1 !== max + 1) return;
-			const own = personas.find((p) => p.id === seed.agent)?.seedMemories.length ?? 0;
+			const mine = personas.find((p) => p.id === seed.agent);
+			const own = mine ? seedCount(mine) : 0;
 			const total = own + scenario.seeds.filter((x) => x.agent === seed.agent).length;
 			c.error(
 				['seeds', scenario.seedIndex[n], 'agent'],

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DocObjectLayer, DocTileLayer, MapDoc } from '../../world/doc';
 import type { WorldProblem } from '../../world/problems';
+import { RequestError } from '../errors';
 import { PathError } from '../files';
 import { checkWorld } from './check';
 import {
@@ -14,7 +15,6 @@ import {
 	createWorld,
 	deletePersona,
 	docOfBody,
-	EditError,
 	errorBody,
 	listPersonas,
 	readJsonBody,
@@ -476,7 +476,7 @@ describe('personas', () => {
 		]);
 		const { lifestyle: _, ...noLifestyle } = ALICE();
 		expect(await fields({ ...noLifestyle, age: -3, perception: { visionRadius: 0 }, hobby: 'chess' })).toEqual([
-			['hobby', 'unknown field "hobby" (persona fields: id, name, firstName, lastName, age, innate, learned, currently, lifestyle, dailyPlanRequirement, home, spawn, knownPlaces, seedMemories, perception)'],
+			['hobby', 'unknown field "hobby" (persona fields: id, name, firstName, lastName, age, innate, learned, currently, lifestyle, dailyPlanRequirement, home, spawn, knownPlaces, seedMemories, memories, perception)'],
 			['age', '"age" must be a whole number, 0 or more, not -3'],
 			['lifestyle', 'missing field "lifestyle"'],
 			['perception.visionRadius', '"perception.visionRadius" must be a positive whole number, not 0']
@@ -691,7 +691,7 @@ describe('the routes', () => {
 	});
 });
 
-it('EditError and PathError keep their statuses in answers', () => {
-	expect(errorBody(new EditError(409, 'taken'))).toEqual({ status: 409, body: { message: 'taken' } });
+it('RequestError and PathError keep their statuses in answers', () => {
+	expect(errorBody(new RequestError(409, 'taken'))).toEqual({ status: 409, body: { message: 'taken' } });
 	expect(errorBody(new PathError(400, 'bad'))).toEqual({ status: 400, body: { message: 'bad' } });
 });

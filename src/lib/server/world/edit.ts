@@ -1,19 +1,20 @@
 // Changing worlds from the studio: creating a world (empty or copied), reading and saving its
 // map, settings (world.json) and personas, and the full check of a world with an unsaved map.
 // Everything is checked with the loader's own rules before anything is written, every write is
-// atomic (temporary file + rename), and every path from a request stays inside its world folder.
+// atomic (../fs/atomic.ts: temporary file, sync, rename), and every path from a request stays inside its world folder.
 
 import { randomBytes } from 'node:crypto';
 import { copyFile, lstat, mkdir, readdir, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_SETTINGS } from '../../engine/types';
 import type {
+	CheckOutcome,
 	CreateWorldRequest,
 	PersonaEntry,
-	SaveMapResult,
+	SaveMapOutcome,
 	SavePersonaResult,
 	SaveSettingsResult,
-	WorldChecks
+	WorldListing
 } from '../../api/types';
 import { renamePersona, renameScenario, type ReferenceUpdate, type ZoneRename } from '../../editor/references';
 import { parsedMapOf, type MapDoc } from '../../world/doc';
@@ -22,31 +23,23 @@ import type { ParsedMap } from '../../world/types';
 import { ProblemList, WorldError, type WorldProblem } from '../../world/problems';
 import { parseXml, type XmlElement } from '../../world/xml';
 import { analyseZones, type ZoneResult } from '../../world/zones';
-import { listWorlds, PathError, resolveInside, splitRelativePath, type WorldEntry } from '../files';
+import { listWorlds, PathError, resolveInside, splitRelativePath } from '../files';
+import { writeFileAtomicAsync } from '../fs/atomic';
+import { WORLD_ID } from '../../shared/ids';
 import { FileLimitError, formatBytes, jsonDepthOfMaps, jsonTooDeep, LIMIT_ENV, limits, readTextCapped, xmlLimits } from '../limits';
 import { projectRoot } from '../paths';
 import { analyseWorld, checkPersonaPlaces } from './analyse';
-import { checkManifest, checkPersonaFile, parseJsonFile, placeOfFile, readJsonFile, readWorldJsonText, type JsonFile } from './manifest';
+import { checkManifest, checkPersonaFile, checkSeedMemoryPlaces, parseJsonFile, placeOfFile, readJsonFile, readManifest, readWorldJsonText, type JsonFile } from './manifest';
 import { readMap, tooManyTiles } from './tmx';
 import { checkMapDoc, readMapDoc, saveMapDoc } from './tmx-doc';
-
-/** A refused request: the HTTP status, a message for the author and, when known, the problems. */
-export class EditError extends Error {
-	constructor(
-		readonly status: 400 | 404 | 409 | 413,
-		message: string,
-		readonly problems?: WorldProblem[]
-	) {
-		super(message);
-		this.name = 'EditError';
-	}
-}
+import { isRecord } from '../../shared/guards';
+import { RequestError } from '../errors';
 
 // ---- answers -----------------------------------------------------------------------------------
 
 /** The status and JSON body of an error answer: `{ message, problems? }`, never a stack trace. */
 export function errorBody(err: unknown): { status: number; body: { message: string; problems?: WorldProblem[] } } {
-	if (err instanceof EditError)
+	if (err instanceof RequestError)
 		return { status: err.status, body: err.problems ? { message: err.message, problems: err.problems } : { message: err.message } };
 	if (err instanceof PathError) return { status: err.status, body: { message: err.message } };
 	if (err instanceof FileLimitError) return { status: 409, body: { message: `a file of the world was refused: ${err.message}` } };
@@ -79,7 +72,7 @@ export const jsonBodyLimit = () => Math.min(limits().maxWorldJsonBytes, limits()
  * server failure. (The request guard refuses the same before any route runs.)
  */
 export async function readJsonBody(request: Request, limit = jsonBodyLimit(), maxDepth = limits().maxJsonDepth): Promise<unknown> {
-	const tooLarge = () => new EditError(413, `the request body is larger than ${limit} bytes`);
+	const tooLarge = () => new RequestError(413, `the request body is larger than ${limit} bytes`);
 	const declared = Number(request.headers.get('content-length'));
 	if (Number.isFinite(declared) && declared > limit) throw tooLarge();
 	const chunks: Uint8Array[] = [];
@@ -93,7 +86,7 @@ export async function readJsonBody(request: Request, limit = jsonBodyLimit(), ma
 			} catch (e) {
 				// the server's own size limit ends the stream with a 413 error
 				if ((e as { status?: unknown })?.status === 413) throw tooLarge();
-				throw new EditError(400, 'the request body could not be read');
+				throw new RequestError(400, 'the request body could not be read');
 			}
 			const { done, value } = chunk;
 			if (done) break;
@@ -109,11 +102,11 @@ export async function readJsonBody(request: Request, limit = jsonBodyLimit(), ma
 	const text = Buffer.concat(chunks).toString('utf8');
 	if (!text.trim()) return {};
 	const deep = jsonTooDeep(text, maxDepth);
-	if (deep) throw new EditError(400, `the request body is refused: its ${deep.message}, at line ${deep.line}, column ${deep.column}`);
+	if (deep) throw new RequestError(400, `the request body is refused: its ${deep.message}, at line ${deep.line}, column ${deep.column}`);
 	try {
 		return JSON.parse(text);
 	} catch {
-		throw new EditError(400, 'the request body is not valid JSON');
+		throw new RequestError(400, 'the request body is not valid JSON');
 	}
 }
 
@@ -128,31 +121,15 @@ export function readMapBody(request: Request): Promise<unknown> {
 
 // ---- names and folders -------------------------------------------------------------------------
 
-/** World ids: lowercase letters, digits, "-" and "_", starting with a letter or digit. */
-export const WORLD_ID = /^[a-z0-9][a-z0-9-_]{0,63}$/;
 /** Persona ids (file names without .json): also upper case, as hand-made worlds may have them. */
 export const PERSONA_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The real folder of a listed world (a folder of `worldsDir` with a world.json). 404 otherwise. */
 export async function worldDirOf(worldsDir: string, world: string): Promise<string> {
 	// Only folder names the listing shows are accepted: never a path, however it is spelled.
 	if (typeof world !== 'string' || !(await listWorlds(worldsDir)).some((w) => w.id === world))
-		throw new EditError(404, `No world "${String(world)}"`);
+		throw new RequestError(404, `No world "${String(world)}"`);
 	return resolveInside(worldsDir, world, 'directory');
-}
-
-/** Writes `text` to `abs` through a temporary file in the same folder, so readers never see half a file. */
-export async function writeFileAtomic(abs: string, text: string): Promise<void> {
-	const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${randomBytes(6).toString('hex')}.tmp`);
-	try {
-		await writeFile(tmp, text, { encoding: 'utf8', flag: 'wx' });
-		await rename(tmp, abs);
-	} catch (e) {
-		await rm(tmp, { force: true });
-		throw e;
-	}
 }
 
 /**
@@ -236,24 +213,24 @@ export async function createWorld(
 	worldsDir: string,
 	req: unknown,
 	opts: { templateTilesets?: string } = {}
-): Promise<WorldEntry> {
-	if (!isObject(req)) throw new EditError(400, 'the body must be an object { id, name, from?, width?, height? }');
+): Promise<WorldListing> {
+	if (!isRecord(req)) throw new RequestError(400, 'the body must be an object { id, name, from?, width?, height? }');
 	const { id, name, from, width = 40, height = 30 } = req as Partial<CreateWorldRequest> & Record<string, unknown>;
 	for (const key of Object.keys(req))
-		if (!['id', 'name', 'from', 'width', 'height'].includes(key)) throw new EditError(400, `unknown field "${key}"`);
+		if (!['id', 'name', 'from', 'width', 'height'].includes(key)) throw new RequestError(400, `unknown field "${key}"`);
 	if (typeof id !== 'string' || !WORLD_ID.test(id))
-		throw new EditError(400, `the world id must be 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit (got ${JSON.stringify(id)})`);
-	if (typeof name !== 'string' || name.trim() === '') throw new EditError(400, 'the world needs a name');
-	if (from !== undefined && typeof from !== 'string') throw new EditError(400, '"from" must be the id of a world');
+		throw new RequestError(400, `the world id must be 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit (got ${JSON.stringify(id)})`);
+	if (typeof name !== 'string' || name.trim() === '') throw new RequestError(400, 'the world needs a name');
+	if (from !== undefined && typeof from !== 'string') throw new RequestError(400, '"from" must be the id of a world');
 	for (const [k, v] of [['width', width], ['height', height]] as const)
 		if (!(typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_SIDE))
-			throw new EditError(400, `"${k}" must be a whole number of tiles from 1 to ${MAX_SIDE} (got ${JSON.stringify(v)})`);
+			throw new RequestError(400, `"${k}" must be a whole number of tiles from 1 to ${MAX_SIDE} (got ${JSON.stringify(v)})`);
 
 	const root = await realpath(worldsDir).catch(() => {
-		throw new EditError(404, `the worlds folder ${worldsDir} does not exist`);
+		throw new RequestError(404, `the worlds folder ${worldsDir} does not exist`);
 	});
 	const target = path.join(root, id);
-	if (await lstat(target).catch(() => undefined)) throw new EditError(409, `a world "${id}" already exists`);
+	if (await lstat(target).catch(() => undefined)) throw new RequestError(409, `a world "${id}" already exists`);
 	const source = from === undefined ? undefined : await worldDirOf(worldsDir, from);
 
 	const tmp = path.join(root, `.new-${id}-${randomBytes(6).toString('hex')}`);
@@ -263,7 +240,7 @@ export async function createWorld(
 			await copyTree(source, tmp, source, '', 0);
 			await renameCopy(tmp, name);
 		} else await writeEmptyWorld(tmp, id, name, width, height, opts.templateTilesets ?? TEMPLATE_TILESETS());
-		if (await lstat(target).catch(() => undefined)) throw new EditError(409, `a world "${id}" already exists`);
+		if (await lstat(target).catch(() => undefined)) throw new RequestError(409, `a world "${id}" already exists`);
 		await rename(tmp, target);
 	} catch (e) {
 		await rm(tmp, { recursive: true, force: true });
@@ -276,7 +253,7 @@ const isInside = (root: string, p: string) => p === root || p.startsWith(root.en
 
 /** Copies a world folder; links are followed only when they stay inside it. */
 async function copyTree(src: string, dest: string, root: string, rel: string, depth: number): Promise<void> {
-	if (depth > 32) throw new EditError(400, `refused to copy "${rel}": folders nest too deep (a link loop?)`);
+	if (depth > 32) throw new RequestError(400, `refused to copy "${rel}": folders nest too deep (a link loop?)`);
 	for (const entry of (await readdir(src, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
 		const from = path.join(src, entry.name);
 		const to = path.join(dest, entry.name);
@@ -284,17 +261,17 @@ async function copyTree(src: string, dest: string, root: string, rel: string, de
 		let real = from;
 		if (entry.isSymbolicLink()) {
 			real = await realpath(from).catch(() => {
-				throw new EditError(400, `refused to copy "${relName}": it is a link to nothing`);
+				throw new RequestError(400, `refused to copy "${relName}": it is a link to nothing`);
 			});
 			if (!isInside(root, real) || real === root)
-				throw new EditError(400, `refused to copy "${relName}": it is a link to a place outside the world folder`);
+				throw new RequestError(400, `refused to copy "${relName}": it is a link to a place outside the world folder`);
 		}
 		const info = await stat(real);
 		if (info.isDirectory()) {
 			await mkdir(to);
 			await copyTree(real, to, root, relName, depth + 1);
 		} else if (info.isFile()) await copyFile(real, to);
-		else throw new EditError(400, `refused to copy "${relName}": it is neither a file nor a folder`);
+		else throw new RequestError(400, `refused to copy "${relName}": it is neither a file nor a folder`);
 	}
 }
 
@@ -302,18 +279,18 @@ async function copyTree(src: string, dest: string, root: string, rel: string, de
 async function renameCopy(dir: string, name: string): Promise<void> {
 	// read like every world file: a world.json the copy cannot read shows the same problem as the original
 	const value = (await readJsonFile(dir, 'world.json', new ProblemList()))?.doc.value;
-	if (!isObject(value)) return;
-	await writeFileAtomic(path.join(dir, 'world.json'), jsonText({ ...value, name }));
+	if (!isRecord(value)) return;
+	await writeFileAtomicAsync(path.join(dir, 'world.json'), jsonText({ ...value, name }));
 }
 
 const jsonText = (v: unknown) => JSON.stringify(v, null, '\t') + '\n';
 
 async function writeEmptyWorld(dir: string, id: string, name: string, width: number, height: number, template: string): Promise<void> {
 	const files = await readdir(template).catch(() => {
-		throw new EditError(409, `the template tileset folder ${template} is missing`);
+		throw new RequestError(409, `the template tileset folder ${template} is missing`);
 	});
 	const tsx = files.filter((f) => f.toLowerCase().endsWith('.tsx')).sort()[0];
-	if (!tsx) throw new EditError(409, `the template folder ${template} holds no .tsx tileset`);
+	if (!tsx) throw new RequestError(409, `the template folder ${template} holds no .tsx tileset`);
 	await mkdir(path.join(dir, 'tilesets'));
 	for (const f of files) {
 		const info = await lstat(path.join(template, f));
@@ -370,13 +347,13 @@ function grassTile(ts: XmlElement): number {
 export async function mapFileOf(worldDir: string): Promise<string> {
 	const problems = new ProblemList();
 	const f = await readJsonFile(worldDir, 'world.json', problems);
-	const map = f && isObject(f.doc.value) ? f.doc.value.map : undefined;
+	const map = f && isRecord(f.doc.value) ? f.doc.value.map : undefined;
 	if (typeof map !== 'string' || map.trim() === '')
-		throw new EditError(409, 'world.json names no map file; fix the world settings first', problems.errors.length ? problems.errors : undefined);
+		throw new RequestError(409, 'world.json names no map file; fix the world settings first', problems.errors.length ? problems.errors : undefined);
 	try {
 		await resolveInside(worldDir, map, 'file');
 	} catch (e) {
-		if (e instanceof PathError) throw new EditError(409, `the map "${map}" named by world.json is not a file inside the world folder`);
+		if (e instanceof PathError) throw new RequestError(409, `the map "${map}" named by world.json is not a file inside the world folder`);
 		throw e;
 	}
 	return map;
@@ -388,15 +365,6 @@ export async function readWorldMap(worldsDir: string, world: string): Promise<Ma
 }
 
 /** What saving a map answers: the checks of the saved world and the references rewritten with it. */
-export interface SaveMapOutcome extends SaveMapResult {
-	/** fields of personas and scenario.json that named a renamed zone, now written with its new address */
-	updated: ReferenceUpdate[];
-}
-
-/** What checking a map answers: with `renames`, the references they would rewrite on saving. */
-export interface CheckOutcome extends WorldChecks {
-	references?: ReferenceUpdate[];
-}
 
 /**
  * Saves the map and answers the full check of the saved world. The doc must be the map that
@@ -409,14 +377,14 @@ export async function saveWorldMap(worldsDir: string, world: string, body: unkno
 	const doc = docOfBody(body);
 	const renames = renamesOfBody(body);
 	const file = await mapFileOf(dir);
-	if (doc.file !== file) throw new EditError(400, `the map to save is "${doc.file}" but world.json names "${file}"`);
+	if (doc.file !== file) throw new RequestError(400, `the map to save is "${doc.file}" but world.json names "${file}"`);
 	await checkTilesetPaths(dir, doc);
 	// the zones the renames must name (a map too broken to analyse is refused by saveMapDoc)
 	const zones =
 		renames.length && checkMapDoc(structuredClone(doc)).length === 0 ? analyseZones(parsedMapOf(structuredClone(doc)), new ProblemList()) : undefined;
 	await saveMapDoc(dir, doc);
 	const files = zones ? await referenceFiles(dir, keptRenames(renames, zones)) : [];
-	for (const f of files) await writeFileAtomic(path.join(dir, f.file), f.text);
+	for (const f of files) await writeFileAtomicAsync(path.join(dir, f.file), f.text);
 	const a = await analyseWorld(dir, { worldsDir });
 	return { ok: a.errors.length === 0, errors: a.errors, warnings: a.warnings, updated: files.flatMap((f) => f.updates) };
 }
@@ -428,7 +396,7 @@ export async function saveWorldMap(worldsDir: string, world: string, body: unkno
  * out: saving fixes them.
  */
 export async function checkWorldEdit(worldsDir: string, world: string, body: unknown): Promise<CheckOutcome> {
-	if (!isObject(body)) throw new EditError(400, 'the body must be an object { doc?: MapDoc, renames?: ZoneRename[] }');
+	if (!isRecord(body)) throw new RequestError(400, 'the body must be an object { doc?: MapDoc, renames?: ZoneRename[] }');
 	const dir = await worldDirOf(worldsDir, world);
 	const renames = renamesOfBody(body);
 	const docBody = body.doc;
@@ -461,13 +429,13 @@ const MAX_RENAMES = 1000;
 
 /** `renames` of a request body: [{ kind, from, to }] with full addresses (none when absent). */
 export function renamesOfBody(body: unknown): ZoneRename[] {
-	const v = isObject(body) ? body.renames : undefined;
+	const v = isRecord(body) ? body.renames : undefined;
 	if (v === undefined || v === null) return [];
 	if (!Array.isArray(v) || v.length > MAX_RENAMES)
-		throw new EditError(400, `"renames" must be a list of at most ${MAX_RENAMES} { kind, from, to }`);
+		throw new RequestError(400, `"renames" must be a list of at most ${MAX_RENAMES} { kind, from, to }`);
 	return v.map((r: unknown, k) => {
-		if (!isObject(r) || !RENAMED_KINDS.includes(r.kind as string) || typeof r.from !== 'string' || typeof r.to !== 'string' || !r.from || !r.to)
-			throw new EditError(400, `renames[${k}] must be { kind: "sector", "arena", "object" or "spawn", from, to } with the old and new addresses`);
+		if (!isRecord(r) || !RENAMED_KINDS.includes(r.kind as string) || typeof r.from !== 'string' || typeof r.to !== 'string' || !r.from || !r.to)
+			throw new RequestError(400, `renames[${k}] must be { kind: "sector", "arena", "object" or "spawn", from, to } with the old and new addresses`);
 		return { kind: r.kind as ZoneRename['kind'], from: r.from, to: r.to };
 	});
 }
@@ -565,20 +533,20 @@ function sameJson(text: string, value: unknown): boolean {
 
 /** `{ doc }` checked to be a MapDoc in shape (the values are checked when it is saved). */
 export function docOfBody(body: unknown): MapDoc {
-	const doc = isObject(body) ? body.doc : undefined;
+	const doc = isRecord(body) ? body.doc : undefined;
 	const at = (where: string, what: string): never => {
-		throw new EditError(400, `the map sent is malformed: ${where} ${what}`);
+		throw new RequestError(400, `the map sent is malformed: ${where} ${what}`);
 	};
 	const int = (v: unknown, where: string) => (typeof v === 'number' && Number.isInteger(v) ? v : at(where, 'must be a whole number'));
 	const num = (v: unknown, where: string) => (typeof v === 'number' && Number.isFinite(v) ? v : at(where, 'must be a number'));
 	const str = (v: unknown, where: string) => (typeof v === 'string' ? v : at(where, 'must be text'));
 	const attrs = (v: unknown, where: string) => {
-		if (!isObject(v)) at(where, 'must be an object of texts');
+		if (!isRecord(v)) at(where, 'must be an object of texts');
 		for (const [k, x] of Object.entries(v as object)) str(x, `${where}.${k}`);
 	};
 	const element = (v: unknown, where: string, depth = 0): void => {
 		if (depth > 64) at(where, 'nests too deep');
-		if (!isObject(v)) return void at(where, 'must be an XML element');
+		if (!isRecord(v)) return void at(where, 'must be an XML element');
 		str(v.name, `${where}.name`);
 		attrs(v.attrs, `${where}.attrs`);
 		str(v.text, `${where}.text`);
@@ -588,23 +556,23 @@ export function docOfBody(body: unknown): MapDoc {
 	const list = (v: unknown, where: string): unknown[] => (Array.isArray(v) ? v : at(where, 'must be a list'));
 	const elements = (v: unknown, where: string) => list(v, where).forEach((e, k) => element(e, `${where}[${k}]`));
 
-	if (!isObject(doc)) return at('"doc"', 'must be an object');
+	if (!isRecord(doc)) return at('"doc"', 'must be an object');
 	str(doc.file, 'file');
 	splitRelativePath(doc.file as string);
 	for (const k of ['width', 'height', 'tileWidth', 'tileHeight', 'nextLayerId', 'nextObjectId']) int(doc[k], k);
-	const tileLayers = Array.isArray(doc.layers) ? doc.layers.filter((l) => isObject(l) && l.kind === 'tile').length : 0;
+	const tileLayers = Array.isArray(doc.layers) ? doc.layers.filter((l) => isRecord(l) && l.kind === 'tile').length : 0;
 	const tooMany = doc.width as number > 0 && (doc.height as number) > 0 ? tooManyTiles(doc.width as number, doc.height as number, tileLayers) : undefined;
-	if (tooMany) throw new EditError(400, `the map sent is too large: ${tooMany}`);
+	if (tooMany) throw new RequestError(400, `the map sent is too large: ${tooMany}`);
 	attrs(doc.attrs, 'attrs');
 	elements(doc.properties, 'properties');
 	elements(doc.extra, 'extra');
 	list(doc.tilesets, 'tilesets').forEach((t, k) => {
 		const w = `tilesets[${k}]`;
-		if (!isObject(t)) return at(w, 'must be an object');
+		if (!isRecord(t)) return at(w, 'must be an object');
 		int(t.firstGid, `${w}.firstGid`);
 		if (t.source !== undefined) str(t.source, `${w}.source`);
 		if (t.xml !== undefined) element(t.xml, `${w}.xml`);
-		if (!isObject(t.view)) at(`${w}.view`, 'must be an object');
+		if (!isRecord(t.view)) at(`${w}.view`, 'must be an object');
 		const view = t.view as Record<string, unknown>;
 		for (const f of ['name', 'image']) str(view[f], `${w}.view.${f}`);
 		for (const f of ['firstGid', 'imageWidth', 'imageHeight', 'tileWidth', 'tileHeight', 'columns', 'tileCount', 'margin', 'spacing'])
@@ -612,7 +580,7 @@ export function docOfBody(body: unknown): MapDoc {
 	});
 	list(doc.layers, 'layers').forEach((l, k) => {
 		const w = `layers[${k}]`;
-		if (!isObject(l)) return at(w, 'must be an object');
+		if (!isRecord(l)) return at(w, 'must be an object');
 		int(l.id, `${w}.id`);
 		str(l.name, `${w}.name`);
 		if (typeof l.visible !== 'boolean') at(`${w}.visible`, 'must be true or false');
@@ -628,7 +596,7 @@ export function docOfBody(body: unknown): MapDoc {
 		} else if (l.kind === 'object')
 			list(l.objects, `${w}.objects`).forEach((o, n) => {
 				const ow = `${w}.objects[${n}]`;
-				if (!isObject(o)) return at(ow, 'must be an object');
+				if (!isRecord(o)) return at(ow, 'must be an object');
 				int(o.id, `${ow}.id`);
 				str(o.name, `${ow}.name`);
 				for (const f of ['x', 'y', 'width', 'height']) num(o[f], `${ow}.${f}`);
@@ -648,11 +616,11 @@ async function checkTilesetPaths(worldDir: string, doc: MapDoc): Promise<void> {
 	const inside = async (ref: string, what: string) => {
 		const joined = path.posix.normalize(path.posix.join(mapDir, ref));
 		if (path.posix.isAbsolute(ref) || joined.startsWith('../') || joined === '..')
-			throw new EditError(400, `${what} "${ref}" lies outside the world folder`);
+			throw new RequestError(400, `${what} "${ref}" lies outside the world folder`);
 		try {
 			await resolveInside(worldDir, joined, 'file');
 		} catch (e) {
-			if (e instanceof PathError) throw new EditError(400, `${what} "${ref}" is not a file inside the world folder`);
+			if (e instanceof PathError) throw new RequestError(400, `${what} "${ref}" is not a file inside the world folder`);
 			throw e;
 		}
 	};
@@ -683,8 +651,8 @@ export async function readSettings(worldsDir: string, world: string): Promise<Re
 	const dir = await worldDirOf(worldsDir, world);
 	const problems = new ProblemList();
 	const f = await readJsonFile(dir, 'world.json', problems);
-	if (!f) throw new EditError(400, 'world.json cannot be read', problems.errors);
-	if (!isObject(f.doc.value)) throw new EditError(400, 'world.json must hold an object');
+	if (!f) throw new RequestError(400, 'world.json cannot be read', problems.errors);
+	if (!isRecord(f.doc.value)) throw new RequestError(400, 'world.json must hold an object');
 	return f.doc.value;
 }
 
@@ -705,8 +673,8 @@ export async function writeSettings(worldsDir: string, world: string, body: unkn
 				problems.error('world.json', undefined, `the map "${map}" must be a file inside the world folder`, { kind: 'settings', field: 'map' });
 			}
 	}
-	if (problems.errors.length) throw new EditError(400, 'the settings have problems; nothing was saved', problems.errors);
-	await writeFileAtomic(abs, text);
+	if (problems.errors.length) throw new RequestError(400, 'the settings have problems; nothing was saved', problems.errors);
+	await writeFileAtomicAsync(abs, text);
 	return { settings: body as Record<string, unknown>, warnings: problems.warnings };
 }
 
@@ -728,14 +696,14 @@ export async function listPersonas(worldsDir: string, world: string): Promise<Pe
 		// read as the check reads it; unreadable, refused (a link out of the folder, too large,
 		// nested too deep) or not an object: listed, without content
 		const value = (await readJsonFile(dir, `personas/${n}`, new ProblemList()))?.doc.value;
-		out.push({ id, persona: isObject(value) ? value : null });
+		out.push({ id, persona: isRecord(value) ? value : null });
 	}
 	return out;
 }
 
 function personaRel(id: string): string {
 	if (typeof id !== 'string' || !PERSONA_ID.test(id))
-		throw new EditError(400, `a persona id is 1 to 100 letters, digits, "-" or "_", starting with a letter or digit (got ${JSON.stringify(id)})`);
+		throw new RequestError(400, `a persona id is 1 to 100 letters, digits, "-" or "_", starting with a letter or digit (got ${JSON.stringify(id)})`);
 	const rel = `personas/${id}.json`;
 	splitRelativePath(rel);
 	return rel;
@@ -757,17 +725,21 @@ export async function writePersona(worldsDir: string, world: string, id: string,
 		const zones = await savedZones(dir);
 		// who else starts where, so that a shared spawn is warned about
 		const spawnUsers = new Map<string, string>();
-		for (const other of await listPersonas(worldsDir, world))
+		const others = await listPersonas(worldsDir, world);
+		for (const other of others)
 			if (other.id !== id && typeof other.persona?.spawn === 'string') spawnUsers.set(other.persona.spawn, other.id);
 		checkPersonaPlaces(pf, zones, problems, spawnUsers);
+		// seed memories: made by the world's start, shared with its personas
+		const { manifest } = await readManifest(dir, new ProblemList());
+		checkSeedMemoryPlaces(pf, { start: manifest?.start, personas: [...new Set([...others.map((o) => o.id), id])] }, problems);
 	}
-	if (problems.errors.length) throw new EditError(400, `persona "${id}" has problems; nothing was saved`, problems.errors);
+	if (problems.errors.length) throw new RequestError(400, `persona "${id}" has problems; nothing was saved`, problems.errors);
 
 	await personasDir(dir, true);
 	const target = path.join(dir, rel);
 	const existing = await lstat(target).catch(() => undefined);
-	if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new EditError(409, `${file} is not a file`);
-	await writeFileAtomic(target, text);
+	if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new RequestError(409, `${file} is not a file`);
+	await writeFileAtomicAsync(target, text);
 	return { persona: body as Record<string, unknown>, created: !existing, warnings: problems.warnings };
 }
 
@@ -776,8 +748,8 @@ async function personasDir(dir: string, create: boolean): Promise<void> {
 	const pdir = path.join(dir, 'personas');
 	const info = await lstat(pdir).catch(() => undefined);
 	if (!info && create) await mkdir(pdir);
-	else if (!info) throw new EditError(404, 'the world has no personas folder');
-	else if (!info.isDirectory()) throw new EditError(409, 'personas is not a folder of the world (a link or a file)');
+	else if (!info) throw new RequestError(404, 'the world has no personas folder');
+	else if (!info.isDirectory()) throw new RequestError(409, 'personas is not a folder of the world (a link or a file)');
 }
 
 /** The zones of the saved map, to check a persona's places against. */
@@ -786,7 +758,7 @@ async function savedZones(dir: string) {
 	const problems = new ProblemList();
 	const parsed = await readMap(await resolveInside(dir, map), dir, problems);
 	if (!parsed)
-		throw new EditError(409, `the saved map "${map}" cannot be read, so the persona's places cannot be checked; fix the map first`, problems.errors);
+		throw new RequestError(409, `the saved map "${map}" cannot be read, so the persona's places cannot be checked; fix the map first`, problems.errors);
 	return analyseZones(parsed, new ProblemList());
 }
 
@@ -796,8 +768,8 @@ export async function deletePersona(worldsDir: string, world: string, id: string
 	await personasDir(dir, false);
 	const target = path.join(dir, rel);
 	const info = await lstat(target).catch(() => undefined);
-	if (!info) throw new EditError(404, `No persona "${id}"`);
-	if (!info.isFile() && !info.isSymbolicLink()) throw new EditError(409, `${rel} is not a file`);
+	if (!info) throw new RequestError(404, `No persona "${id}"`);
+	if (!info.isFile() && !info.isSymbolicLink()) throw new RequestError(409, `${rel} is not a file`);
 	await unlink(target); // a link is removed, never what it points to
 	return { deleted: id };
 }

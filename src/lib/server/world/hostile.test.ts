@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PathError } from '../files';
 import { WorldError } from '../../world/problems';
 import { checkWorld } from './check';
-import { docOfBody, EditError, filesTheMapUses, readJsonBody, resolveWorldFile } from './edit';
+import { RequestError } from '../errors';
+import { docOfBody, filesTheMapUses, readJsonBody, resolveWorldFile } from './edit';
 import { mapXml, writeHostileMaps, type HostileResult } from './hostile';
 import { importMap } from './import';
 import { copyWorld, removeWorldCopies, TINY_WORLD_DIR } from './testing';
@@ -153,8 +154,8 @@ describe('the world checks', () => {
 				return e;
 			}
 		})();
-		expect(err).toBeInstanceOf(EditError);
-		expect((err as EditError).message).toBe(
+		expect(err).toBeInstanceOf(RequestError);
+		expect((err as RequestError).message).toBe(
 			'the map sent is too large: the map is 1000x1000 tiles with 5 tile layers, 5,000,000 tiles in all, more than the 4,000,000 allowed (SIMULACRA_MAX_TILES)'
 		);
 	});
@@ -169,8 +170,8 @@ describe('request bodies read by the world routes', () => {
 		} as RequestInit);
 	it("answer 413 when the server's size limit ends the stream, 400 when it breaks, never a failure", async () => {
 		const tooLarge = await readJsonBody(failing(Object.assign(new Error('Payload Too Large'), { status: 413 })), 1024).catch((e: unknown) => e);
-		expect([(tooLarge as EditError).status, (tooLarge as EditError).message]).toEqual([413, 'the request body is larger than 1024 bytes']);
+		expect([(tooLarge as RequestError).status, (tooLarge as RequestError).message]).toEqual([413, 'the request body is larger than 1024 bytes']);
 		const broken = await readJsonBody(failing(new Error('aborted'))).catch((e: unknown) => e);
-		expect([(broken as EditError).status, (broken as EditError).message]).toEqual([400, 'the request body could not be read']);
+		expect([(broken as RequestError).status, (broken as RequestError).message]).toEqual([400, 'the request body could not be read']);
 	});
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { WorldError, type WorldProblem } from '../../world/problems';
-import { startRun } from '../run/runner';
+import { loadState, startRun } from '../run/runner';
 import { checkWorld } from './check';
 import { importReference } from './import-reference';
 import { loadWorld } from './load';
@@ -146,6 +146,56 @@ describe('world import <checkout> --storage <simulation>', () => {
 			const run = await startRun({ world: 'ville', steps: 30, home });
 			expect(run.agents).toBe(2);
 			expect(run.steps).toBe(30);
+		} finally {
+			if (before === undefined) delete process.env.SIMULACRA_WORLDS;
+			else process.env.SIMULACRA_WORLDS = before;
+		}
+	}, 60_000);
+
+	it('keeps nodes.json as structured seed memories: an agent starts with each kind, time, importance and evidence', async () => {
+		const report = await importReference(checkout.checkout, { simulation: 'rec_two', name: 'ville-rec', worldsDir: worlds });
+		expect(report.start).toBe('2023-02-13T00:01:40');
+		expect(report.personas.map((p) => [p.id, p.tile, p.seedMemories])).toEqual([
+			['ann-lee', [3, 1], 6],
+			['bob-ray', [4, 3], 1]
+		]);
+		const dir = path.join(worlds, 'ville-rec');
+		const file = JSON.parse(readFileSync(path.join(dir, 'personas', 'ann-lee.json'), 'utf8'));
+		expect(file.seedMemories).toEqual([]);
+		expect(file.memories[5]).toEqual({
+			id: 'node_6',
+			kind: 'reflection',
+			description: 'Ann Lee cares about her friends',
+			created: '2023-02-13T00:01:20',
+			importance: 7,
+			evidence: ['node_1', 'node_3'],
+			keywords: ['idle']
+		});
+		expect((await checkWorld(dir)).errors).toEqual([]);
+
+		const home = path.join(root, `home-${n}`);
+		const before = process.env.SIMULACRA_WORLDS;
+		process.env.SIMULACRA_WORLDS = worlds;
+		try {
+			const run = await startRun({ world: 'ville-rec', steps: 1, home });
+			const { sim, reader } = await loadState(run.run, 0, { home });
+			const ann = sim.stream('ann-lee').records;
+			const t = (m: number, s: number) => Date.UTC(2023, 1, 13, 0, m, s);
+			expect(ann.map((m) => [m.kind, m.source, m.importance, m.created, m.description])).toEqual([
+				['observation', 'seed', 3, t(0, 0), 'Ann Lee is idle'],
+				['observation', 'seed', 1, t(0, 30), 'bed is being used'],
+				['conversation', 'seed', 6, t(1, 0), 'conversing about the party'],
+				['thought', 'seed', 5, t(1, 0), "For Ann Lee's planning: remember Bob is coming"],
+				['plan', 'seed', 3, t(1, 10), "This is Ann Lee's plan for Monday February 13: open the cafe"],
+				['reflection', 'seed', 7, t(1, 20), 'Ann Lee cares about her friends']
+			]);
+			expect(ann[2].with).toBe('bob-ray');
+			expect(ann[3].evidence).toEqual(['ann-lee/m2']);
+			expect(ann[5].evidence).toEqual(['ann-lee/m0', 'ann-lee/m2']);
+			expect(sim.stream('bob-ray').records.map((m) => [m.kind, m.importance, m.description])).toEqual([['observation', 3, 'Bob Ray is idle']]);
+			// importance came from nodes.json: the model rated nothing when the run began
+			const init = reader.calls().filter((c) => c.s < 0);
+			expect(init.filter((c) => c.template === 'importance')).toEqual([]);
 		} finally {
 			if (before === undefined) delete process.env.SIMULACRA_WORLDS;
 			else process.env.SIMULACRA_WORLDS = before;

@@ -8,28 +8,32 @@
 // collisions, the environment tree (every sector, arena and game object they use, named by the
 // special-block CSVs) and the spawning locations; the simulation (storage/<simulation>/) gives
 // the clock (reverie/meta.json), one persona per persona folder (scratch.json, the places of
-// spatial_memory.json) starting on its tile of environment/<step>.json.
+// spatial_memory.json, the memories of nodes.json as structured seed memories with their kinds,
+// times, importance and evidence) starting on its tile of environment/<step>.json.
 //
 // Everything is read and checked before anything is written; the world is built in a hidden
 // folder beside the worlds, checked like any world (`world check`) and only then moved into
 // place, so a failed import leaves nothing behind.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { formatIso } from '../../engine/clock';
 import { DEFAULT_SETTINGS } from '../../engine/types';
 import { WorldError, formatProblem, type WorldProblem } from '../../world/problems';
-import { worldsDir as defaultWorldsDir } from '../files';
+import { worldsDir as defaultWorldsDir } from '../paths';
+import { LIMIT_ENV, limits } from '../limits';
 import { checkWorld } from './check';
-import { importMap, WORLD_NAME } from './import';
+import { importMap } from './import';
+import { WORLD_ID } from '../../shared/ids';
+import { isRecord } from '../../shared/guards';
 import { readMapDocAt, writeMapDoc } from './tmx-doc';
-import { isObject, personaId, RefFiles } from './reference/files';
+import { personaId, RefFiles } from './reference/files';
 import { readMaze, type RefMaze } from './reference/maze';
 import { memoriesOf } from './reference/memories';
 import { placeholderPng } from './reference/placeholder';
-import { readEnvironment, readMeta, readNodes, readScratch, readSpatial, type RefMeta, type RefScratch } from './reference/simulation';
+import { readEnvironment, readMeta, readNodes, readScratch, readSpatial, type RefMeta, type RefNode, type RefScratch } from './reference/simulation';
 import { addTownLayers, blockOutside, townZones, type TownZones } from './reference/town';
 
 export interface ReferenceImportReport {
@@ -43,6 +47,7 @@ export interface ReferenceImportReport {
 	simulation: string;
 	start: string;
 	secondsPerStep: number;
+	/** `seedMemories`: how many memories of nodes.json the persona starts with (its `memories`) */
 	personas: { id: string; name: string; home: string; tile: [number, number]; knownPlaces: number; seedMemories: number }[];
 	zones: { sectors: number; arenas: number; objects: number; spawns: number };
 	layers: { name: string; kind: 'tile' | 'object' | 'image'; visible: boolean }[];
@@ -85,6 +90,7 @@ interface PersonaPlan {
 	id: string;
 	scratch: RefScratch;
 	folder: string;
+	nodes: RefNode[];
 	json: Record<string, unknown>;
 	tile: { x: number; y: number };
 }
@@ -104,9 +110,9 @@ interface MapImage {
 
 function mapImages(files: RefFiles, rel: string, map: unknown): MapImage[] {
 	const out: MapImage[] = [];
-	if (!isObject(map) || !Array.isArray(map.tilesets)) return out;
+	if (!isRecord(map) || !Array.isArray(map.tilesets)) return out;
 	map.tilesets.forEach((t, k) => {
-		if (!isObject(t) || typeof t.image !== 'string') return;
+		if (!isRecord(t) || typeof t.image !== 'string') return;
 		const where = `tilesets[${k}] "${String(t.name ?? '')}"`;
 		const image = t.image.replace(/\\/g, '/');
 		if (path.isAbsolute(image) || image.split('/').includes('..')) {
@@ -134,7 +140,7 @@ export async function importReference(checkout: string, opts: { simulation: stri
 	const t0 = performance.now();
 	const { name, simulation } = opts;
 	const worlds = path.resolve(opts.worldsDir ?? defaultWorldsDir());
-	if (!WORLD_NAME.test(name))
+	if (!WORLD_ID.test(name))
 		throw new WorldError([{ file: name, message: `"${name}" is not a world name: use lowercase letters, digits, "-" and "_" (at most 64, starting with a letter or digit), e.g. "the-ville"` }], 'import');
 	if (existsSync(path.join(worlds, name))) throw new WorldError([{ file: name, message: `a world named "${name}" already exists in ${worlds}` }], 'import');
 
@@ -254,7 +260,7 @@ export async function importReference(checkout: string, opts: { simulation: stri
 				home: p.json.home as string,
 				tile: [p.tile.x, p.tile.y],
 				knownPlaces: (p.json.knownPlaces as string[]).length,
-				seedMemories: (p.json.seedMemories as string[]).length
+				seedMemories: (p.json.memories as object[] | undefined)?.length ?? 0
 			})),
 			zones: { sectors: check.counts.sectors, arenas: check.counts.arenas, objects: check.counts.objects, spawns: check.counts.spawns },
 			layers: doc.layers.map((l) => ({ name: l.name, kind: l.kind === 'other' ? 'image' : l.kind, visible: l.visible })),
@@ -310,19 +316,12 @@ async function readPersonas(sim: RefFiles, meta: RefMeta, maze: RefMaze, zones: 
 		const known = Object.keys(spatial).filter((s) => s !== sector);
 		const unknown = known.filter((s) => !arenasOf.has(s));
 		if (unknown.length) sim.warn(`${folder}/bootstrap_memory/spatial_memory.json`, undefined, `names sectors the town does not have (${unknown.join(', ')}); they are left out`);
-		// a starting world holds memories as seed thoughts: its plans, conversations and reflections
-		const memories = memoriesOf(nodes, scratch.name, meta.now).filter((x) => x.kind !== 'observation');
-		if (nodes.length)
-			sim.warn(
-				`${folder}/bootstrap_memory/associative_memory/nodes.json`,
-				undefined,
-				`${nodes.length} memories: a world starts its agents with seed thoughts, so ${memories.length} (thoughts, plans, reflections, conversations) become seed memories and ${nodes.length - memories.length} observations are left out; import the simulation as a run (runs import) to keep every memory with its kind, time, importance and evidence`
-			);
 		plans.push({
 			id,
 			scratch,
 			folder,
 			tile,
+			nodes,
 			json: {
 				id,
 				name: scratch.name,
@@ -337,12 +336,59 @@ async function readPersonas(sim: RefFiles, meta: RefMeta, maze: RefMaze, zones: 
 				home: `${sector}:${arena}`,
 				spawn: id,
 				knownPlaces: known.filter((s) => arenasOf.has(s)),
-				seedMemories: memories.slice(-1000).map((x) => x.description),
+				seedMemories: [],
 				perception: { visionRadius: scratch.visionR, attentionBandwidth: scratch.attBandwidth, retention: scratch.retention }
 			}
 		});
 	}
+	const idOf = new Map(plans.map((p) => [p.scratch.name.toLowerCase(), p.id]));
+	for (const p of plans) {
+		const memories = seedMemoriesOf(sim, p, meta.now, idOf);
+		// after seedMemories, before perception: the documented order
+		const { perception, ...fields } = p.json;
+		if (memories.length) p.json = { ...fields, memories, perception };
+	}
 	return plans;
+}
+
+/**
+ * A persona's nodes.json as the structured seed memories of its world (personas/<id>.json
+ * `memories`): kind (reference/memories.ts), time, importance (poignancy), evidence (node keys
+ * as ids), the other party of a conversation (a persona id) and keywords, the most recent
+ * SIMULACRA_MAX_SEED_MEMORIES of them. embeddings.json is not kept: a run embeds its seed
+ * memories with its own embedder.
+ */
+function seedMemoriesOf(sim: RefFiles, p: PersonaPlan, start: number, idOf: Map<string, string>): object[] {
+	const rel = `${p.folder}/bootstrap_memory/associative_memory`;
+	const all = memoriesOf(p.nodes, p.scratch.name, start);
+	const max = limits().maxSeedMemories;
+	const from = Math.max(0, all.length - max);
+	if (from > 0)
+		sim.warn(
+			`${rel}/nodes.json`,
+			undefined,
+			`${all.length.toLocaleString('en')} memories, more than the ${max.toLocaleString('en')} an agent may start with (${LIMIT_ENV.maxSeedMemories}): the ${from.toLocaleString('en')} oldest are left out, and evidence citing them`
+		);
+	const late = all.filter((m) => m.created > start).length;
+	if (late)
+		sim.warn(`${rel}/nodes.json`, undefined, `${late} memories were made after the simulation's current time (${formatIso(start)}); they count as made then`);
+	if (sim.isFile(`${rel}/embeddings.json`) && statSync(sim.abs(`${rel}/embeddings.json`)).size > 2)
+		sim.warn(`${rel}/embeddings.json`, undefined, "the vectors are not kept in the world: a run embeds the seed memories with its own embedder (runs import keeps them for a recording)");
+	return all.slice(from).map((m, k) => {
+		const i = from + k;
+		const evidence = m.evidence.filter((e) => e >= from && e < i).map((e) => all[e].node.key);
+		const other = m.with === undefined ? undefined : idOf.get(m.with.toLowerCase());
+		return {
+			id: m.node.key,
+			kind: m.kind,
+			description: m.description,
+			created: formatIso(Math.min(m.created, start)),
+			importance: m.importance,
+			...(evidence.length ? { evidence } : {}),
+			...(other !== undefined && other !== p.id ? { with: other } : {}),
+			...(m.node.keywords.length ? { keywords: m.node.keywords } : {})
+		};
+	});
 }
 
 /** world.json: the clock of the simulation, the retrieval and reflection settings of its personas. */

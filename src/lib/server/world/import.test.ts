@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { WorldError } from '../../world/problems';
+import { WorldError, ProblemList } from '../../world/problems';
 import { importMap } from './import';
-import { loadWorld, projectRoot } from './load';
+import { loadWorld } from './load';
+import { projectRoot } from '../paths';
 import { readManifest } from './manifest';
-import { ProblemList } from '../../world/problems';
 import { TINY_WORLD_DIR } from './testing';
 import { readMapDoc } from './tmx-doc';
 

@@ -14,11 +14,13 @@ import { ProblemList, WorldError, formatProblem, lineWhere, type WorldProblem } 
 import type { TilesetView } from '../../world/types';
 import { parseXml, XmlSyntaxError, type XmlElement } from '../../world/xml';
 import { analyseZones } from '../../world/zones';
-import { worldsDir as defaultWorldsDir } from '../files';
+import { worldsDir as defaultWorldsDir } from '../paths';
 import { formatBytes, inflateCapped, jsonDepthOfMaps, jsonTooDeep, LIMIT_ENV, limits, readTextCapped, xmlLimits } from '../limits';
 import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from '../../world/json';
 import { checkMapDoc, readMapDocAt, writeMapDoc, xmlText } from './tmx-doc';
 import { confinedFile, confinedImage, readMap, tooManyTiles } from './tmx';
+import { WORLD_ID } from '../../shared/ids';
+import { isRecord } from '../../shared/guards';
 
 export type LayerRole = 'visual' | 'collisions' | 'sectors' | 'arenas' | 'objects' | 'spawns' | 'none';
 
@@ -36,9 +38,6 @@ export interface ImportReport {
 	warnings: string[];
 }
 
-/** A world id: a plain folder name. */
-export const WORLD_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
 /** world.json of a new world: the defaults of docs/world-format.md. */
 export function defaultManifest(name: string, map: string): object {
 	return {
@@ -47,7 +46,7 @@ export function defaultManifest(name: string, map: string): object {
 		start: '2023-02-13T07:00:00',
 		secondsPerStep: 10,
 		defaults: {
-			perception: { visionRadius: 8, attentionBandwidth: 8, retention: 8, reactionMinutes: 4 },
+			perception: { visionRadius: 8, attentionBandwidth: 8, retention: 8, reactionMinutes: 0 },
 			retrieval: { weights: { recency: 1, importance: 1, relevance: 1 }, decay: 0.995, topK: 30 },
 			reflection: { threshold: 150 },
 			conversation: { maxTurns: 8, cooldownMinutes: 60 }
@@ -152,7 +151,7 @@ const refuse = (src: string, problems: WorldProblem[]): never => {
 export async function importMap(srcPath: string, opts: { name: string; worldsDir?: string; root?: string }): Promise<ImportReport> {
 	const { name } = opts;
 	const worlds = path.resolve(opts.worldsDir ?? defaultWorldsDir());
-	if (!WORLD_NAME.test(name))
+	if (!WORLD_ID.test(name))
 		throw new WorldError(
 			[{ file: name, message: `"${name}" is not a world name: use lowercase letters, digits, "-" and "_" (at most 64, starting with a letter or digit), e.g. "harbour-town"` }],
 			'import'
@@ -341,7 +340,6 @@ function relocateLayerImage(el: XmlElement, fromDir: string, plan: Plan, layer: 
 // ---- Tiled JSON ------------------------------------------------------------------------------
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
 const el = (name: string, attrs: Record<string, string> = {}, children: XmlElement[] = [], text = ''): XmlElement => ({
 	name,
@@ -398,7 +396,7 @@ class JsonReader {
 			return [];
 		}
 		return v.flatMap((prop, k) => {
-			if (!isObj(prop) || typeof prop.name !== 'string') {
+			if (!isRecord(prop) || typeof prop.name !== 'string') {
 				this.error([...p, k], 'a property needs a "name"');
 				return [];
 			}
@@ -411,7 +409,7 @@ class JsonReader {
 		if (type !== 'string') attrs.type = type;
 		if (typeof prop.propertytype === 'string' && prop.propertytype) attrs.propertytype = prop.propertytype;
 		if (type === 'class') {
-			const members = isObj(prop.value) ? Object.entries(prop.value) : [];
+			const members = isRecord(prop.value) ? Object.entries(prop.value) : [];
 			const inner = members.map(([name, value]) => this.property({ name, value, type: inferType(value) }));
 			return el('property', attrs, inner.length ? [el('properties', {}, inner)] : []);
 		}
@@ -435,7 +433,7 @@ class JsonReader {
 
 	/** One object of an object layer (or of a tile's collision shapes). */
 	object(o: unknown, p: JsonPath): DocObject | undefined {
-		if (!isObj(o)) {
+		if (!isRecord(o)) {
 			this.error(p, 'an object must be a JSON object');
 			return undefined;
 		}
@@ -466,12 +464,12 @@ class JsonReader {
 		if (o.visible === false) attrs.visible = '0';
 		const shape: XmlElement[] = [];
 		const points = (v: unknown) =>
-			Array.isArray(v) ? v.map((q) => (isObj(q) ? `${Number(q.x)},${Number(q.y)}` : '')).join(' ') : '';
+			Array.isArray(v) ? v.map((q) => (isRecord(q) ? `${Number(q.x)},${Number(q.y)}` : '')).join(' ') : '';
 		if (o.point === true) shape.push(el('point'));
 		else if (o.ellipse === true) shape.push(el('ellipse'));
 		else if (o.polygon !== undefined) shape.push(el('polygon', { points: points(o.polygon) }));
 		else if (o.polyline !== undefined) shape.push(el('polyline', { points: points(o.polyline) }));
-		else if (isObj(o.text)) {
+		else if (isRecord(o.text)) {
 			const t = o.text;
 			const ta = this.attrs(t, ['fontfamily', 'pixelsize', 'wrap', 'color', 'bold', 'italic', 'underline', 'strikeout', 'kerning', 'halign', 'valign'], {
 				kerning: true
@@ -495,7 +493,7 @@ class JsonReader {
 function inferType(v: unknown): string {
 	if (typeof v === 'boolean') return 'bool';
 	if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
-	if (isObj(v)) return 'class';
+	if (isRecord(v)) return 'class';
 	return 'string';
 }
 
@@ -559,7 +557,7 @@ async function planFromJson(src: string, plan: Plan): Promise<MapDoc> {
 	const json = await readJsonDoc(src, srcName, srcName);
 	const r = new JsonReader(srcName, json);
 	const m = json.value;
-	if (!isObj(m) || (m.type !== undefined && m.type !== 'map') || m.layers === undefined)
+	if (!isRecord(m) || (m.type !== undefined && m.type !== 'map') || m.layers === undefined)
 		return refuse(srcName, [{ file: srcName, message: 'not a Tiled JSON map (it needs "type": "map" and "layers")' }]);
 
 	const orientation = m.orientation ?? 'orthogonal';
@@ -580,7 +578,7 @@ async function planFromJson(src: string, plan: Plan): Promise<MapDoc> {
 	const tileHeight = dim('tileheight');
 	if (r.problems.errors.length) return refuse(srcName, r.problems.errors);
 	// every tile layer holds width x height tiles: refuse a map too large before decoding any
-	const tileLayers = Array.isArray(m.layers) ? m.layers.filter((l) => isObj(l) && l.type === 'tilelayer').length : 0;
+	const tileLayers = Array.isArray(m.layers) ? m.layers.filter((l) => isRecord(l) && l.type === 'tilelayer').length : 0;
 	const tooMany = tooManyTiles(width, height, tileLayers);
 	if (tooMany) return refuse(srcName, [{ file: srcName, message: tooMany }]);
 
@@ -604,7 +602,7 @@ async function planFromJson(src: string, plan: Plan): Promise<MapDoc> {
 	const tsxDone = new Map<string, string>();
 	for (const [k, t] of tilesets.entries()) {
 		const p = ['tilesets', k];
-		if (!isObj(t) || !(typeof t.firstgid === 'number' && Number.isInteger(t.firstgid) && t.firstgid > 0)) {
+		if (!isRecord(t) || !(typeof t.firstgid === 'number' && Number.isInteger(t.firstgid) && t.firstgid > 0)) {
 			r.error(p, 'a tileset needs a positive whole "firstgid"');
 			continue;
 		}
@@ -648,14 +646,14 @@ async function planFromJson(src: string, plan: Plan): Promise<MapDoc> {
 	const layers = Array.isArray(m.layers) ? m.layers : [];
 	// layers and objects without an id are numbered after the largest id in the file
 	const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-	let nextLayerId = Math.max(doc.nextLayerId, ...layers.map((l) => num(isObj(l) && l.id) + 1));
+	let nextLayerId = Math.max(doc.nextLayerId, ...layers.map((l) => num(isRecord(l) && l.id) + 1));
 	r.nextObjectId = Math.max(
 		doc.nextObjectId,
-		...layers.flatMap((l) => (isObj(l) && Array.isArray(l.objects) ? l.objects.map((o) => num(isObj(o) && o.id) + 1) : []))
+		...layers.flatMap((l) => (isRecord(l) && Array.isArray(l.objects) ? l.objects.map((o) => num(isRecord(o) && o.id) + 1) : []))
 	);
 	for (const [k, l] of layers.entries()) {
 		const p = ['layers', k];
-		if (!isObj(l)) {
+		if (!isRecord(l)) {
 			r.error(p, 'a layer must be a JSON object');
 			continue;
 		}
@@ -783,13 +781,13 @@ function tileData(
  * how the element refers to that folder). Undefined (with an error) when it cannot be used.
  */
 function tilesetElement(r: JsonReader, t: unknown, p: JsonPath, fromDir: string, plan: Plan, prefix: '' | 'tilesets/'): XmlElement | undefined {
-	if (!isObj(t)) {
+	if (!isRecord(t)) {
 		r.error(p, 'a tileset must be a JSON object');
 		return undefined;
 	}
 	const label = `tileset "${String(t.name ?? '')}"`;
 	if (typeof t.image !== 'string' || !t.image) {
-		const collection = Array.isArray(t.tiles) && t.tiles.some((x) => isObj(x) && x.image !== undefined);
+		const collection = Array.isArray(t.tiles) && t.tiles.some((x) => isRecord(x) && x.image !== undefined);
 		r.error(p, collection ? `${label} is an image collection (one image per tile), which is not supported; use a tileset made from one image` : `${label} has no image`);
 		return undefined;
 	}
@@ -800,9 +798,9 @@ function tilesetElement(r: JsonReader, t: unknown, p: JsonPath, fromDir: string,
 	}
 	const copied = plan.copy('tilesets', imgAbs, { file: r.file, where: r.where([...p, 'image']), what: `${label}: image "${t.image}"` });
 	const children: XmlElement[] = [];
-	if (isObj(t.tileoffset) && (t.tileoffset.x || t.tileoffset.y))
+	if (isRecord(t.tileoffset) && (t.tileoffset.x || t.tileoffset.y))
 		children.push(el('tileoffset', { x: str(t.tileoffset.x ?? 0), y: str(t.tileoffset.y ?? 0) }));
-	if (isObj(t.grid)) children.push(el('grid', r.attrs(t.grid, ['orientation', 'width', 'height'])));
+	if (isRecord(t.grid)) children.push(el('grid', r.attrs(t.grid, ['orientation', 'width', 'height'])));
 	const props = r.properties(t.properties, [...p, 'properties']);
 	if (props.length) children.push(el('properties', {}, props));
 	const ia: Record<string, string> = { source: prefix === 'tilesets/' ? copied : path.posix.basename(copied) };
@@ -810,14 +808,14 @@ function tilesetElement(r: JsonReader, t: unknown, p: JsonPath, fromDir: string,
 	if (typeof t.imagewidth === 'number') ia.width = String(t.imagewidth);
 	if (typeof t.imageheight === 'number') ia.height = String(t.imageheight);
 	children.push(el('image', ia));
-	if (isObj(t.transformations)) children.push(el('transformations', r.attrs(t.transformations, ['hflip', 'vflip', 'rotate', 'preferuntransformed'])));
+	if (isRecord(t.transformations)) children.push(el('transformations', r.attrs(t.transformations, ['hflip', 'vflip', 'rotate', 'preferuntransformed'])));
 	for (const [k, tile] of (Array.isArray(t.tiles) ? t.tiles : []).entries()) {
-		if (!isObj(tile) || typeof tile.id !== 'number') continue;
+		if (!isRecord(tile) || typeof tile.id !== 'number') continue;
 		const tp = [...p, 'tiles', k];
 		const inner: XmlElement[] = [];
 		const tprops = r.properties(tile.properties, [...tp, 'properties']);
 		if (tprops.length) inner.push(el('properties', {}, tprops));
-		if (isObj(tile.objectgroup)) {
+		if (isRecord(tile.objectgroup)) {
 			const og = tile.objectgroup;
 			const objs = (Array.isArray(og.objects) ? og.objects : []).flatMap((o, j) => {
 				const d = r.object(o, [...tp, 'objectgroup', 'objects', j]);
@@ -832,7 +830,7 @@ function tilesetElement(r: JsonReader, t: unknown, p: JsonPath, fromDir: string,
 				el(
 					'animation',
 					{},
-					tile.animation.filter(isObj).map((f) => el('frame', { tileid: str(f.tileid), duration: str(f.duration) }))
+					tile.animation.filter(isRecord).map((f) => el('frame', { tileid: str(f.tileid), duration: str(f.duration) }))
 				)
 			);
 		const ta: Record<string, string> = { id: String(tile.id) };
@@ -842,13 +840,13 @@ function tilesetElement(r: JsonReader, t: unknown, p: JsonPath, fromDir: string,
 		children.push(el('tile', ta, inner));
 	}
 	if (Array.isArray(t.wangsets) && t.wangsets.length) {
-		const sets = t.wangsets.filter(isObj).map((w, k) => {
+		const sets = t.wangsets.filter(isRecord).map((w, k) => {
 			const wp = [...p, 'wangsets', k];
 			const inner: XmlElement[] = [];
 			const wprops = r.properties(w.properties, [...wp, 'properties']);
 			if (wprops.length) inner.push(el('properties', {}, wprops));
-			for (const c of Array.isArray(w.colors) ? w.colors.filter(isObj) : []) inner.push(el('wangcolor', r.attrs(c, ['name', 'class', 'color', 'tile', 'probability'])));
-			for (const wt of Array.isArray(w.wangtiles) ? w.wangtiles.filter(isObj) : [])
+			for (const c of Array.isArray(w.colors) ? w.colors.filter(isRecord) : []) inner.push(el('wangcolor', r.attrs(c, ['name', 'class', 'color', 'tile', 'probability'])));
+			for (const wt of Array.isArray(w.wangtiles) ? w.wangtiles.filter(isRecord) : [])
 				inner.push(el('wangtile', { tileid: str(wt.tileid), wangid: Array.isArray(wt.wangid) ? wt.wangid.join(',') : '' }));
 			return el('wangset', r.attrs(w, ['name', 'class', 'type', 'tile']), inner);
 		});

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadWorld, projectRoot, resolveWorldDir, WorldError, type LoadedWorld } from './load';
+import { loadWorld, resolveWorldDir, WorldError, type LoadedWorld } from './load';
+import { projectRoot } from '../paths';
 import { copyWorld, removeWorldCopies, TINY_WORLD_DIR, writeTownSizedWorld } from './testing';
 
 afterAll(removeWorldCopies);
@@ -20,7 +21,8 @@ describe('loadWorld on the tiny fixture', () => {
 		expect(def.start).toBe(Date.UTC(2023, 1, 13, 7, 0, 0));
 		expect(def.secondsPerStep).toBe(10);
 		// defaults merged over DEFAULT_SETTINGS
-		expect(def.settings.perception).toEqual({ visionRadius: 4, attentionBandwidth: 8, retention: 8, reactionMinutes: 4 });
+		expect(def.settings.perception).toEqual({ visionRadius: 4, attentionBandwidth: 8, retention: 8, reactionMinutes: 0 });
+		expect(def.settings.importance).toEqual({ waitMinutes: 0, perCall: 0, mundane: 0 });
 		expect(def.settings.retrieval.weights).toEqual({ recency: 1, importance: 1, relevance: 2 });
 		expect(def.settings.retrieval.decay).toBe(0.995);
 		expect(world.warnings).toEqual([]);

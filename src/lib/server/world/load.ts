@@ -8,7 +8,7 @@ import type { LoadedWorld } from '../../world/types';
 
 export type { LoadedWorld, MapLayerView, MapView, TilesetView, ZoneRect, ZoneView } from '../../world/types';
 export { WorldError, formatProblem, type WorldProblem } from '../../world/problems';
-export { resolveWorldDir, defaultWorldsDir, projectRoot } from './analyse';
+export { resolveWorldDir } from './analyse';
 
 /**
  * Loads `worlds/<name>` (or the folder / world.json path given). Throws WorldError listing

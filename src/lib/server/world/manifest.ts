@@ -8,13 +8,16 @@ import {
 	DEFAULT_SETTINGS,
 	type PersonaDef,
 	type ScenarioSeed,
+	type SeedMemoryDef,
 	type Settings,
 	type TrackedFact
 } from '../../engine/types';
+import { formatIso } from '../../engine/clock';
 import { parseJson, JsonSyntaxError, type JsonDoc, type JsonPath } from '../../world/json';
 import { lineWhere, type ProblemList, type ProblemPlace } from '../../world/problems';
 import { ConfinedPathError, realInside } from '../files';
 import { FileLimitError, jsonTooDeep, LIMIT_ENV, limits, readTextCapped } from '../limits';
+import { isRecord } from '../../shared/guards';
 
 export interface JsonFile {
 	/** relative to the world folder */
@@ -115,9 +118,6 @@ export function suggest(word: string, known: readonly string[]): string | undefi
 	return bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-	typeof v === 'object' && v !== null && !Array.isArray(v);
-
 const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
 export const showPath = (p: JsonPath) =>
@@ -146,7 +146,7 @@ export class FieldChecker {
 	}
 	/** Reports keys not in `allowed`; returns false if `value` is not an object. */
 	object(value: unknown, p: JsonPath, allowed: readonly string[], what: string): value is Record<string, unknown> {
-		if (!isObject(value)) {
+		if (!isRecord(value)) {
 			this.error(p, `${what} must be an object, not ${typeName(value)}`);
 			return false;
 		}
@@ -227,6 +227,7 @@ const NON_NEGATIVE_INT: NumberRule = { ok: (v) => Number.isInteger(v) && v >= 0,
 const NON_NEGATIVE: NumberRule = { ok: (v) => Number.isFinite(v) && v >= 0, text: 'a number, 0 or more' };
 const POSITIVE: NumberRule = { ok: (v) => Number.isFinite(v) && v > 0, text: 'a positive number' };
 const UNIT: NumberRule = { ok: (v) => v > 0 && v <= 1, text: 'a number above 0 and at most 1' };
+const RATING_OR_NONE: NumberRule = { ok: (v) => Number.isInteger(v) && v >= 0 && v <= 10, text: 'a whole number from 0 (none) to 10' };
 
 // ---------------------------------------------------------------------------------------------
 // world.json
@@ -260,6 +261,9 @@ const SETTING_RULES: Record<string, NumberRule> = {
 	'retrieval.k.dialogue': POSITIVE_INT,
 	// an extra retrieval, not in the paper: 0 leaves it out
 	'retrieval.k.onMind': NON_NEGATIVE_INT,
+	'importance.waitMinutes': NON_NEGATIVE,
+	'importance.perCall': NON_NEGATIVE_INT,
+	'importance.mundane': RATING_OR_NONE,
 	'reflection.threshold': POSITIVE,
 	'conversation.maxTurns': POSITIVE_INT,
 	'conversation.cooldownMinutes': NON_NEGATIVE
@@ -352,7 +356,7 @@ function mergeSettings(c: FieldChecker, user: unknown, p: JsonPath, defaults: ob
 	for (const key of Object.keys(user)) {
 		if (!known.includes(key)) continue; // reported by object()
 		const def = d[key];
-		if (isObject(def)) mergeSettings(c, user[key], [...p, key], def, o[key] as object);
+		if (isRecord(def)) mergeSettings(c, user[key], [...p, key], def, o[key] as object);
 		else {
 			const rule = SETTING_RULES[showPath([...p, key]).replace(/^defaults\./, '')] ?? POSITIVE;
 			const v = c.number(user, p, key, rule);
@@ -395,6 +399,7 @@ const PERSONA_FIELDS = {
 	spawn: true,
 	knownPlaces: true,
 	seedMemories: true,
+	memories: false,
 	perception: false
 } satisfies Record<keyof PersonaDef, boolean>;
 const PERCEPTION_FIELDS = ['visionRadius', 'attentionBandwidth', 'retention', 'reactionMinutes'] as const;
@@ -456,10 +461,17 @@ function checkPersona(
 		seedMemories: c.stringList(v, [], 'seedMemories')
 	};
 	const maxSeeds = limits().maxSeedMemories;
-	if (def.seedMemories !== undefined && def.seedMemories.length > maxSeeds)
+	const memories = v.memories === undefined ? undefined : checkSeedMemories(c, v.memories, maxSeeds);
+	const plain = def.seedMemories?.length ?? 0;
+	if (def.seedMemories !== undefined && plain > maxSeeds)
 		c.error(
 			['seedMemories'],
-			`"seedMemories" holds ${def.seedMemories.length.toLocaleString('en')} memories, more than the ${maxSeeds.toLocaleString('en')} an agent may start with (${LIMIT_ENV.maxSeedMemories})`
+			`"seedMemories" holds ${plain.toLocaleString('en')} memories, more than the ${maxSeeds.toLocaleString('en')} an agent may start with (${LIMIT_ENV.maxSeedMemories})`
+		);
+	else if (memories && plain + memories.length > maxSeeds)
+		c.error(
+			['memories'],
+			`"memories" and "seedMemories" hold ${(plain + memories.length).toLocaleString('en')} memories together, more than the ${maxSeeds.toLocaleString('en')} an agent may start with (${LIMIT_ENV.maxSeedMemories})`
 		);
 	if (def.id !== undefined && def.id !== stem)
 		c.error(['id'], `"id" is "${def.id}" but the file is named ${stem}.json; they must match`);
@@ -477,7 +489,96 @@ function checkPersona(
 		}
 	}
 	if (c.problems.errors.length > before) return undefined;
-	return { ...(def as Omit<PersonaDef, 'perception'>), ...(perception ? { perception } : {}) };
+	return { ...(def as Omit<PersonaDef, 'perception' | 'memories'>), ...(memories ? { memories } : {}), ...(perception ? { perception } : {}) };
+}
+
+const SEED_MEMORY_FIELDS = ['id', 'kind', 'description', 'created', 'importance', 'evidence', 'with', 'keywords'] as const;
+const SEED_MEMORY_KINDS: readonly SeedMemoryDef['kind'][] = ['observation', 'thought', 'reflection', 'plan', 'conversation'];
+const IMPORTANCE: NumberRule = { ok: (v) => Number.isInteger(v) && v >= 1 && v <= 10, text: 'a whole number from 1 to 10' };
+
+/**
+ * A persona's `memories`: each { kind, description, created?, importance?, id?, evidence?, with?,
+ * keywords? }; evidence names earlier memories of the list by id. Every problem names the entry
+ * and field (`memories[3].importance`) at its line; the list is refused before its entries are
+ * read when it holds more than `max`. Whether `created` is at or before the world's start and
+ * `with` a persona is checked with the world (`checkSeedMemoryPlaces`).
+ */
+function checkSeedMemories(c: FieldChecker, v: unknown, max: number): SeedMemoryDef[] | undefined {
+	if (!Array.isArray(v)) {
+		c.error(['memories'], `"memories" must be a list of memories ({ "kind", "description", ... }), not ${typeName(v)}`);
+		return undefined;
+	}
+	if (v.length > max) return v as SeedMemoryDef[]; // the count is reported by the caller, the entries are not read
+	const before = c.problems.errors.length;
+	const ids = new Map<string, number>();
+	const out: SeedMemoryDef[] = [];
+	v.forEach((item, k) => {
+		const p: JsonPath = ['memories', k];
+		if (!c.object(item, p, SEED_MEMORY_FIELDS, `"memories[${k}]"`)) return;
+		const kind = c.string(item, p, 'kind', { nonEmpty: true });
+		if (kind !== undefined && !(SEED_MEMORY_KINDS as readonly string[]).includes(kind))
+			c.error([...p, 'kind'], `"memories[${k}].kind" must be one of ${SEED_MEMORY_KINDS.join(', ')} (got "${kind}")`);
+		const description = c.string(item, p, 'description', { nonEmpty: true });
+		const m: Partial<SeedMemoryDef> = { kind: kind as SeedMemoryDef['kind'], description };
+		const id = c.string(item, p, 'id', { required: false, nonEmpty: true });
+		if (id !== undefined) {
+			if (ids.has(id)) c.error([...p, 'id'], `"memories[${k}].id" "${id}" is used twice (also memories[${ids.get(id)}])`);
+			else ids.set(id, k);
+			m.id = id;
+		}
+		const createdText = c.string(item, p, 'created', { required: false, nonEmpty: true });
+		if (createdText !== undefined) {
+			const ms = parseGameTime(createdText);
+			if (ms === undefined)
+				c.error([...p, 'created'], `"memories[${k}].created" must be a game time written YYYY-MM-DDTHH:MM:SS without a zone, e.g. "2023-02-13T07:00:00" (got "${createdText}")`);
+			else m.created = ms;
+		}
+		const importance = c.number(item, p, 'importance', IMPORTANCE, false);
+		if (importance !== undefined) m.importance = importance;
+		if (item.evidence !== undefined) {
+			const evidence = c.stringList(item, p, 'evidence');
+			evidence?.forEach((e, j) => {
+				const at = ids.get(e);
+				if (at === undefined || at === k) {
+					const later = v.findIndex((x, n) => n > k && isRecord(x) && x.id === e);
+					c.error(
+						[...p, 'evidence', j],
+						`"memories[${k}].evidence[${j}]" cites "${e}", ${at === k ? 'the memory itself' : later >= 0 ? `memories[${later}], which comes after it: evidence cites earlier memories` : 'which is not the id of a memory of this list'}`
+					);
+				}
+			});
+			if (evidence?.length) m.evidence = evidence;
+		}
+		const other = c.string(item, p, 'with', { required: false, nonEmpty: true });
+		if (other !== undefined) m.with = other;
+		if (item.keywords !== undefined) {
+			const keywords = c.stringList(item, p, 'keywords');
+			if (keywords) m.keywords = keywords;
+		}
+		out.push(m as SeedMemoryDef);
+	});
+	return c.problems.errors.length > before ? undefined : out;
+}
+
+/**
+ * A persona's `memories` against its world: each `created` at or before the world's start (a seed
+ * is what the agent remembers when the run begins) and each `with` a persona id.
+ */
+export function checkSeedMemoryPlaces(pf: PersonaFile, world: { start?: number; personas: readonly string[] }, problems: ProblemList): void {
+	const list = pf.def?.memories;
+	if (!list) return;
+	const c = new FieldChecker(problems, pf);
+	list.forEach((m, k) => {
+		if (world.start !== undefined && m.created !== undefined && m.created > world.start)
+			c.error(
+				['memories', k, 'created'],
+				`"memories[${k}].created" (${formatIso(m.created)}) is after the world's start (${formatIso(world.start)}): a seed memory is one the agent has when the run begins`
+			);
+		if (m.with !== undefined && !world.personas.includes(m.with)) {
+			const s = suggest(m.with, world.personas);
+			c.error(['memories', k, 'with'], `"memories[${k}].with": there is no persona "${m.with}"${s ? `; did you mean "${s}"?` : ''}`);
+		}
+	});
 }
 
 // ---------------------------------------------------------------------------------------------

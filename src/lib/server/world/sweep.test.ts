@@ -8,12 +8,12 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { WorldError } from '../../world/problems';
+import { WorldError, ProblemList } from '../../world/problems';
 import { readEvaluationFile } from '../eval/evaluation-file';
 import { startRun } from '../run/runner';
-import { ProblemList } from '../../world/problems';
 import { checkWorld } from './check';
-import { EditError, listPersonas, readJsonBody, readSettings, respond, writePersona, writeSettings } from './edit';
+import { RequestError } from '../errors';
+import { listPersonas, readJsonBody, readSettings, respond, writePersona, writeSettings } from './edit';
 import { loadWorld } from './load';
 import { formatBytes } from '../limits';
 import { copyWorld, lineOf, removeWorldCopies } from './testing';
@@ -93,15 +93,15 @@ describe('JSON nested past the limit', () => {
 		]);
 		writeFileSync(path.join(dir, 'world.json'), deep(100_000));
 		const settings = await readSettings(worlds, 'tiny').catch((e: unknown) => e);
-		expect(settings).toBeInstanceOf(EditError);
-		expect((settings as EditError).problems?.[0].message).toMatch(/SIMULACRA_MAX_JSON_DEPTH/);
+		expect(settings).toBeInstanceOf(RequestError);
+		expect((settings as RequestError).problems?.[0].message).toMatch(/SIMULACRA_MAX_JSON_DEPTH/);
 	});
 
 	it('in a request body is a 400 naming the limit, whatever route reads it', async () => {
 		const body = (text: string) => new Request('http://127.0.0.1/', { method: 'PUT', body: text });
 		const err = await readJsonBody(body(deep(100_000))).catch((e: unknown) => e);
-		expect(err).toBeInstanceOf(EditError);
-		expect([(err as EditError).status, (err as EditError).message]).toEqual([
+		expect(err).toBeInstanceOf(RequestError);
+		expect([(err as RequestError).status, (err as RequestError).message]).toEqual([
 			400,
 			'the request body is refused: its lists and objects nest deeper than the 64 levels allowed (SIMULACRA_MAX_JSON_DEPTH), at line 1, column 65'
 		]);
@@ -182,8 +182,8 @@ describe('huge personas', () => {
 		// the editor's save: nothing written
 		const before = readFileSync(path.join(dir, 'personas', 'bob-diaz.json'), 'utf8');
 		const saved = await writePersona(path.dirname(dir), 'tiny', 'bob-diaz', { ...persona(dir, 'bob-diaz'), seedMemories: many.seedMemories }).catch((e: unknown) => e);
-		expect(saved).toBeInstanceOf(EditError);
-		expect((saved as EditError).problems?.map((x) => x.message)).toEqual([message]);
+		expect(saved).toBeInstanceOf(RequestError);
+		expect((saved as RequestError).problems?.map((x) => x.message)).toEqual([message]);
 		expect(readFileSync(path.join(dir, 'personas', 'bob-diaz.json'), 'utf8')).toBe(before);
 	});
 
@@ -217,12 +217,12 @@ describe('huge personas', () => {
 		process.env.SIMULACRA_MAX_WORLD_JSON_BYTES = String(32 * 1024);
 		const big = { ...persona(dir, 'bob-diaz'), seedMemories: Array.from({ length: 900 }, (_, k) => `Bob remembers the thing number ${k} quite well indeed`) };
 		const saved = await writePersona(path.dirname(dir), 'tiny', 'bob-diaz', big).catch((e: unknown) => e);
-		expect((saved as EditError).problems?.[0].message).toMatch(/^refused: it would be 5\d\.\d KiB, more than the 32 KiB allowed \(SIMULACRA_MAX_WORLD_JSON_BYTES\)$/);
+		expect((saved as RequestError).problems?.[0].message).toMatch(/^refused: it would be 5\d\.\d KiB, more than the 32 KiB allowed \(SIMULACRA_MAX_WORLD_JSON_BYTES\)$/);
 		expect(persona(dir, 'bob-diaz').seedMemories).toHaveLength(1);
 		const settings = await writeSettings(path.dirname(dir), 'tiny', { ...JSON.parse(readFileSync(path.join(dir, 'world.json'), 'utf8')), name: 'x'.repeat(40_000) }).catch(
 			(e: unknown) => e
 		);
-		expect((settings as EditError).problems?.[0].message).toMatch(/more than the 32 KiB allowed \(SIMULACRA_MAX_WORLD_JSON_BYTES\)$/);
+		expect((settings as RequestError).problems?.[0].message).toMatch(/more than the 32 KiB allowed \(SIMULACRA_MAX_WORLD_JSON_BYTES\)$/);
 	});
 
 	it('at the limit run', async () => {

@@ -12,7 +12,8 @@ import { analyseDoc, getProperty, setProperty, type DocObject, type DocObjectLay
 import { ProblemList, WorldError } from '../../world/problems';
 import type { XmlElement } from '../../world/xml';
 import { PathError } from '../files';
-import { loadWorld, projectRoot } from './load';
+import { loadWorld } from './load';
+import { projectRoot } from '../paths';
 import { copyWorld, lineOf, removeWorldCopies, TINY_WORLD_DIR } from './testing';
 import { readMap } from './tmx';
 import { readMapDoc, readMapDocAt, saveMapDoc, writeMapDoc } from './tmx-doc';

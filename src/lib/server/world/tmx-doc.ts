@@ -3,8 +3,7 @@
 // refused here too, with the same messages. Writing is our own: a .tmx that Tiled opens and
 // edits and tmx-parser reads, with everything the doc keeps as XML written back as read.
 
-import { randomBytes } from 'node:crypto';
-import { lstat, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import {
@@ -18,6 +17,7 @@ import {
 import { ProblemList, WorldError, type WorldProblem } from '../../world/problems';
 import type { XmlElement } from '../../world/xml';
 import { PathError, resolveInside, splitRelativePath } from '../files';
+import { writeFileAtomicAsync } from '../fs/atomic';
 import { readTextCapped } from '../limits';
 import { relativeTo, scanMap, type MapScan, type ScanOptions } from './tmx';
 
@@ -429,7 +429,7 @@ export function checkMapDoc(doc: MapDoc): WorldProblem[] {
 
 /**
  * Checks the doc, writes it and checks that the written map reads back (tilesets found, every
- * tile id defined), then replaces `worldDir/doc.file` atomically (temporary file + rename).
+ * tile id defined), then replaces `worldDir/doc.file` atomically (../fs/atomic.ts: temporary file, sync, rename).
  * Updates the doc to what a new read would give: the next-id counters raised above the ids in
  * use and the map attributes. Throws PathError for a file outside the world folder and
  * WorldError for a doc that would not make a readable map (nothing is written then).
@@ -451,14 +451,7 @@ export async function saveMapDoc(worldDir: string, doc: MapDoc): Promise<void> {
 	const scan = await scanMap(xml, target, root, check);
 	if (!scan || check.errors.length) throw new WorldError(check.errors, `map "${doc.file}"`);
 
-	const tmp = path.join(dir, `.${segments[segments.length - 1]}.${randomBytes(6).toString('hex')}.tmp`);
-	try {
-		await writeFile(tmp, xml, 'utf8');
-		await rename(tmp, target);
-	} catch (e) {
-		await rm(tmp, { force: true });
-		throw e;
-	}
+	await writeFileAtomicAsync(target, xml);
 	// the doc now reads as the saved file does
 	doc.attrs = mapAttrs(doc);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import paper from '$lib/eval/fixtures/paper-rankings.json';
 import { parseRankings } from '$lib/eval/rankings';
 import { analyseRankings } from '$lib/eval/stats';
-import { conditionsByMu, csvField, formatP, statsCsv, statsJson } from './stats-export';
+import { conditionsByMu, formatP, statsCsv, statsJson } from './stats-export';
 
 const stats = analyseRankings(parseRankings(JSON.stringify(paper), { file: 'paper-rankings.json' }).rankings);
 
@@ -14,15 +14,6 @@ const rows = (csv: string) =>
 		.map((l) => l.split(','));
 
 describe('statistics as CSV', () => {
-	it('quotes fields as RFC 4180 asks and leaves non-numbers empty', () => {
-		expect(csvField('plain')).toBe('plain');
-		expect(csvField('a,b')).toBe('"a,b"');
-		expect(csvField('say "hi"')).toBe('"say ""hi"""');
-		expect(csvField(' edge')).toBe('" edge"');
-		expect(csvField(NaN)).toBe('');
-		expect(csvField(0.5)).toBe('0.5');
-	});
-
 	it('writes the TrueSkill ratings best first, with every digit', () => {
 		const [header, ...body] = rows(statsCsv(stats, 'trueskill'));
 		expect(header).toEqual(['condition', 'mu', 'sigma', 'conservative', 'games', 'rankings', 'mean_position']);

@@ -1,25 +1,12 @@
 // The statistics of imported believability rankings as files to download, made in the browser:
 // the whole analysis as JSON, and its three tables (TrueSkill ratings, the Kruskal-Wallis test,
-// Dunn's pairs) as CSV with the quoting and line ends of the server's CSV exports.
+// Dunn's pairs) as CSV, written as every CSV export is ($lib/shared/csv).
 
 import type { EvaluationStats } from '$lib/eval/stats';
+import { toCsv } from '$lib/shared/csv';
 
 export type StatsTable = 'trueskill' | 'kruskal' | 'dunn';
 export const STATS_TABLES: readonly StatsTable[] = ['trueskill', 'kruskal', 'dunn'];
-
-type Cell = string | number | boolean | null | undefined;
-
-/** RFC 4180: a field with a comma, quote, line break or edge space is quoted, quotes doubled; non-finite numbers are left empty. */
-export function csvField(v: Cell): string {
-	if (v === null || v === undefined) return '';
-	if (typeof v === 'number' && !Number.isFinite(v)) return '';
-	const s = typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v);
-	return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export function toCsv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
-	return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
 
 /** The conditions by TrueSkill μ, best first (ties by name). */
 export function conditionsByMu(stats: Pick<EvaluationStats, 'conditions' | 'trueskill'>): string[] {

@@ -3,7 +3,7 @@
 
 import { render } from 'svelte/server';
 import { describe, expect, it } from 'vitest';
-import type { ExperimentReport } from '$lib/server/experiments/types';
+import type { ExperimentReport } from '$lib/api/experiments';
 import ExperimentReportView from './ExperimentReportView.svelte';
 
 const runs = (arm: string, values: number[]) => values.map((v, r) => ({ replicate: r, run: `run-${arm}-${r}`, seed: 1 + r, sample: r, metrics: { retrieval_overlap: v, conversations: 2 } }));

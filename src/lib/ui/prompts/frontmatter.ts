@@ -6,6 +6,8 @@
 // Pure and browser-safe.
 
 import { isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Document, type Node } from 'yaml';
+import { splitFrontMatter } from '$lib/prompts/front-matter';
+import { isRecord } from '$lib/shared/guards';
 
 /** How the front matter is printed back: no folding of long lines, `{a: 1}` flow maps. */
 const PRINT = { lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false } as const;
@@ -68,11 +70,11 @@ interface Split {
 
 /** The front matter and the rest of a template file, or a reason it has none. */
 export function splitSource(source: string): Split | string {
-	const lines = source.split('\n');
-	if (lines[0].trim() !== '---') return 'the file must start with a "---" line opening the front matter';
-	const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
-	if (close < 0) return 'the front matter is not closed by a "---" line';
-	return { open: lines[0], yaml: lines.slice(1, close).join('\n'), rest: lines.slice(close).join('\n'), closeLine: close + 1 };
+	const split = splitFrontMatter(source);
+	if (split === 'unopened') return 'the file must start with a "---" line opening the front matter';
+	if (split === 'unclosed') return 'the front matter is not closed by a "---" line';
+	const { lines, close, yaml } = split;
+	return { open: lines[0], yaml, rest: lines.slice(close).join('\n'), closeLine: close + 1 };
 }
 
 function parseHead(source: string): { split: Split; doc: Document } | string {
@@ -86,10 +88,6 @@ function parseHead(source: string): { split: Split; doc: Document } | string {
 	}
 	if (!isMap(doc.contents)) return 'the front matter must be a YAML mapping (id, description, inputs, output, failsafe, sampling)';
 	return { split, doc };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 const json = (v: unknown) => (v === undefined ? '' : JSON.stringify(v, null, 2));

@@ -2,8 +2,7 @@
 // cells laid out as heat maps (importance down, relevance across; one map per recency weight
 // and decay).
 
-import type { RescoreCell } from '$lib/server/rescore/core';
-import type { RescoreReport } from '$lib/server/rescore/run';
+import type { RescoreCell, RescoreReport } from '$lib/api/rescore';
 
 export type { RescoreCell, RescoreReport };
 

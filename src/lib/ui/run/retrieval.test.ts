@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RetrievalTable, TableRow } from '$lib/server/run/traces';
+import type { RetrievalTable, TableRow } from '$lib/api/traces';
 import { compareTables, flatTerms, nextSort, shares, sortRows } from './retrieval';
 
 function row(id: string, score: number, rank: number, extra: Partial<TableRow> = {}): TableRow {

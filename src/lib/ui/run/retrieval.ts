@@ -2,7 +2,7 @@
 // the score, and the comparison with a re-scoring under other weights.
 
 import type { RetrievalWeights } from '$lib/api/types';
-import type { RetrievalTable, TableRow } from '$lib/server/run/traces';
+import type { RetrievalTable, TableRow } from '$lib/api/traces';
 
 export type SortKey = 'rank' | 'description' | 'kind' | 'created' | 'lastAccess' | 'recency' | 'importance' | 'relevance' | 'score';
 

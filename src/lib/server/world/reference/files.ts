@@ -116,9 +116,6 @@ export function whereIn(doc: JsonDoc, p: JsonPath, label?: string): string | und
 	return name ? `"${name}", line ${line}` : `line ${line}`;
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-	return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 

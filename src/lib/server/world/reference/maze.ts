@@ -4,7 +4,8 @@
 // made of the names its own ids give: its sector from the sector maze, its arena's name from the
 // arena maze, its object's name from the game-object maze.
 
-import { isObject, whereIn, type RefFiles } from './files';
+import { whereIn, type RefFiles } from './files';
+import { isRecord } from '../../../shared/guards';
 
 export interface RefMaze {
 	/** the world's name from world_blocks.csv ("the Ville"), else maze_meta_info's world_name */
@@ -95,7 +96,7 @@ export async function readMaze(files: RefFiles): Promise<RefMaze | undefined> {
 	const meta = await files.json('maze_meta_info.json', 'not found: a reference town has matrix/maze_meta_info.json');
 	if (!meta) return undefined;
 	const m = meta.value;
-	if (!isObject(m)) {
+	if (!isRecord(m)) {
 		files.error('maze_meta_info.json', undefined, 'must be a JSON object with maze_width, maze_height and sq_tile_size');
 		return undefined;
 	}

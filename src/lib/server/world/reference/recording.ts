@@ -10,8 +10,9 @@
 
 import { readdirSync } from 'node:fs';
 import type { JsonDoc } from '../../../world/json';
-import { isObject, whereIn, type RefFiles } from './files';
+import { whereIn, type RefFiles } from './files';
 import { readMeta, type RefMeta } from './simulation';
+import { isRecord } from '../../../shared/guards';
 
 /** What a persona shows at a step, as the recording says. */
 export interface Shown {
@@ -46,7 +47,7 @@ const sameChat = (a: Shown['chat'], b: Shown['chat']) => JSON.stringify(a) === J
 function shownOf(files: RefFiles, rel: string, doc: JsonDoc, p: (string | number)[], v: unknown, size: { width: number; height: number }, before?: Shown): Shown | undefined {
 	const label = p.map(String).join(' > ');
 	const where = whereIn(doc, p, label);
-	if (!isObject(v)) {
+	if (!isRecord(v)) {
 		files.error(rel, where, 'must be a JSON object (movement, pronunciatio, description, chat)');
 		return undefined;
 	}
@@ -106,7 +107,7 @@ export async function readRecording(files: RefFiles, size: { width: number; heig
 		const doc = await files.json(rel);
 		if (!doc) return undefined;
 		const v = doc.value;
-		if (!isObject(v)) {
+		if (!isRecord(v)) {
 			files.error(rel, undefined, 'must be a JSON object: step -> {persona name -> what changed}');
 			return undefined;
 		}
@@ -120,7 +121,7 @@ export async function readRecording(files: RefFiles, size: { width: number; heig
 		if (steps[0] !== 0) files.error(rel, undefined, 'has no step "0" (every persona\'s first tile, description and emoji)');
 		for (const step of steps) {
 			const entry = v[String(step)];
-			if (!isObject(entry)) {
+			if (!isRecord(entry)) {
 				files.error(rel, whereIn(doc, [String(step)], String(step)), 'a step must be a JSON object: persona name -> what changed');
 				continue;
 			}
@@ -132,7 +133,7 @@ export async function readRecording(files: RefFiles, size: { width: number; heig
 				const s = shownOf(files, rel, doc, [String(step), name], e, size, current.get(name));
 				if (s) see(name, step, s);
 			}
-			if (step === 0) for (const name of meta.personas) if (!isObject(entry[name])) files.error(rel, whereIn(doc, ['0'], '0'), `step 0 has no entry for "${name}" (its first tile, description and emoji)`);
+			if (step === 0) for (const name of meta.personas) if (!isRecord(entry[name])) files.error(rel, whereIn(doc, ['0'], '0'), `step 0 has no entry for "${name}" (its first tile, description and emoji)`);
 			if (errors() - before > 20) break;
 		}
 		last = steps.at(-1) ?? -1;
@@ -152,8 +153,8 @@ export async function readRecording(files: RefFiles, size: { width: number; heig
 			const doc = await files.json(rel);
 			if (!doc) continue;
 			const v = doc.value;
-			const personas = isObject(v) ? v.persona : undefined;
-			if (!isObject(personas)) {
+			const personas = isRecord(v) ? v.persona : undefined;
+			if (!isRecord(personas)) {
 				files.error(rel, undefined, 'must be a JSON object with "persona": {name -> movement, pronunciatio, description, chat}');
 				continue;
 			}

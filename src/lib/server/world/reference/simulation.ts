@@ -4,7 +4,8 @@
 // `associative_memory/` (`nodes.json`, the memory stream; `embeddings.json`, vectors by text).
 
 import type { JsonDoc } from '../../../world/json';
-import { isObject, parseRefTime, whereIn, type RefFiles } from './files';
+import { parseRefTime, whereIn, type RefFiles } from './files';
+import { isRecord } from '../../../shared/guards';
 
 export interface RefMeta {
 	/** the file it was read from, relative to the simulation folder */
@@ -26,7 +27,7 @@ export async function readMeta(files: RefFiles, rel: string): Promise<RefMeta | 
 	if (!doc) return undefined;
 	const m = doc.value;
 	const before = files.problems.errors.length;
-	if (!isObject(m)) {
+	if (!isRecord(m)) {
 		files.error(rel, undefined, 'must be a JSON object (start_date, curr_time, sec_per_step, maze_name, persona_names, step)');
 		return undefined;
 	}
@@ -60,14 +61,14 @@ export async function readEnvironment(files: RefFiles, rel: string, names: strin
 	const doc = await files.json(rel, 'not found: it holds where each persona stands at the simulation\'s step');
 	if (!doc) return undefined;
 	const v = doc.value;
-	if (!isObject(v)) {
+	if (!isRecord(v)) {
 		files.error(rel, undefined, 'must be a JSON object: persona name -> {"maze", "x", "y"}');
 		return undefined;
 	}
 	const out = new Map<string, { x: number; y: number }>();
 	for (const name of names) {
 		const p = v[name];
-		if (!isObject(p)) {
+		if (!isRecord(p)) {
 			files.error(rel, undefined, `has no tile for "${name}" (a persona of the simulation)`);
 			continue;
 		}
@@ -113,7 +114,7 @@ export async function readScratch(files: RefFiles, rel: string): Promise<RefScra
 	const doc = await files.json(rel, 'not found: every persona folder has bootstrap_memory/scratch.json');
 	if (!doc) return undefined;
 	const v = doc.value;
-	if (!isObject(v)) {
+	if (!isRecord(v)) {
 		files.error(rel, undefined, 'must be a JSON object (name, first_name, ..., living_area)');
 		return undefined;
 	}
@@ -177,18 +178,18 @@ export async function readSpatial(files: RefFiles, rel: string): Promise<Record<
 	const doc = await files.json(rel);
 	if (!doc) return undefined;
 	const v = doc.value;
-	if (!isObject(v)) {
+	if (!isRecord(v)) {
 		files.error(rel, undefined, 'must be a JSON object: world -> sector -> arena -> [game objects]');
 		return undefined;
 	}
 	const out: Record<string, Record<string, string[]>> = {};
 	for (const [world, sectors] of Object.entries(v)) {
-		if (!isObject(sectors)) {
+		if (!isRecord(sectors)) {
 			files.error(rel, whereIn(doc, [world]), `"${world}" must map sectors to their arenas`);
 			continue;
 		}
 		for (const [sector, arenas] of Object.entries(sectors)) {
-			if (!isObject(arenas)) {
+			if (!isRecord(arenas)) {
 				files.error(rel, whereIn(doc, [world, sector]), `sector "${sector}" must map arenas to lists of game objects`);
 				continue;
 			}
@@ -236,7 +237,7 @@ export async function readNodes(files: RefFiles, rel: string): Promise<RefNode[]
 	const doc: JsonDoc | undefined = await files.json(rel);
 	if (!doc) return undefined;
 	const v = doc.value;
-	if (!isObject(v)) {
+	if (!isRecord(v)) {
 		files.error(rel, undefined, 'must be a JSON object: "node_<n>" -> memory');
 		return undefined;
 	}
@@ -244,7 +245,7 @@ export async function readNodes(files: RefFiles, rel: string): Promise<RefNode[]
 	const out: RefNode[] = [];
 	for (const [key, n] of Object.entries(v)) {
 		const where = whereIn(doc, [key], key);
-		if (!isObject(n)) {
+		if (!isRecord(n)) {
 			files.error(rel, where, 'a memory must be a JSON object');
 			continue;
 		}
@@ -312,7 +313,7 @@ export async function readEmbeddings(files: RefFiles, rel: string): Promise<Map<
 	const out = new Map<string, number[]>();
 	if (!files.isFile(rel)) return out;
 	const v = await files.plainJson(rel);
-	if (!isObject(v)) return out;
+	if (!isRecord(v)) return out;
 	for (const [text, vec] of Object.entries(v)) if (Array.isArray(vec) && vec.every((x) => typeof x === 'number' && Number.isFinite(x))) out.set(text, vec as number[]);
 	return out;
 }

@@ -247,7 +247,11 @@ export function writeFixtureCheckout(root: string, opts: { embeddings?: number }
 	writeFileSync(path.join(expanded, 'reverie', 'meta.json'), json(meta(10, 'February 13, 2023, 00:01:40')));
 	const clock = (s: number) => `February 13, 2023, 00:0${Math.floor((s * 10) / 60)}:${String((s * 10) % 60).padStart(2, '0')}`;
 	moves.forEach((m, s) => writeFileSync(path.join(expanded, 'movement', `${s}.json`), json({ persona: m, meta: { curr_time: clock(s) } })));
-	writeFileSync(path.join(expanded, 'environment', '0.json'), json({ 'Ann Lee': { maze: 'the_ville', x: 1, y: 2 }, 'Bob Ray': { maze: 'the_ville', x: 4, y: 3 } }));
+	// where each stands at the start of each step (the reference writes one per step), so that the
+	// recording's end is also a starting simulation of its own (world import --storage rec_two)
+	const at = (s: number) => (s === 0 ? { 'Ann Lee': [1, 2], 'Bob Ray': [4, 3] } : { 'Ann Lee': moves[s - 1]['Ann Lee'].movement, 'Bob Ray': moves[s - 1]['Bob Ray'].movement });
+	for (let s = 0; s <= 10; s++)
+		writeFileSync(path.join(expanded, 'environment', `${s}.json`), json(Object.fromEntries(Object.entries(at(s)).map(([n, [x, y]]) => [n, { maze: 'the_ville', x, y }]))));
 	writePersonas(expanded, recPersonas);
 	const compressed = path.join(frontend, 'compressed_storage', 'rec_two');
 	mkdirSync(compressed, { recursive: true });

@@ -24,16 +24,20 @@ describe('the lookahead with the paper settings', () => {
 		// answers that depend on the prompt only, as an endpoint's (whatever the call's key)
 		const base = randomAnswerModel({ templates, seed: 11, jsonSchemaFor: outputJsonSchema });
 		const prompt = (r: ModelRequest) => `${r.template}|${JSON.stringify(r.vars)}`;
-		const byPrompt = (r: ModelRequest) => base.complete({ ...r, key: prompt(r) });
+		const byPrompt = <T,>(r: ModelRequest) => base.complete<T>({ ...r, key: prompt(r) });
 		const asked = new Set<string>();
-		const ahead: ModelPort = { dimensions: base.dimensions, complete: (r) => (asked.add(prompt(r)), byPrompt(r)), embed: (t) => base.embed(t) };
+		const ahead: ModelPort = {
+			dimensions: base.dimensions,
+			complete: <T,>(r: ModelRequest) => (asked.add(prompt(r)), byPrompt<T>(r)),
+			embed: (t) => base.embed(t)
+		};
 		const used = new Map<string, { calls: number; ahead: number }>();
 		const step: ModelPort = {
 			dimensions: base.dimensions,
-			complete: (r) => {
+			complete: <T,>(r: ModelRequest) => {
 				const u = used.get(r.template) ?? { calls: 0, ahead: 0 };
 				used.set(r.template, { calls: u.calls + 1, ahead: u.ahead + (asked.has(prompt(r)) ? 1 : 0) });
-				return byPrompt(r);
+				return byPrompt<T>(r);
 			},
 			embed: (t) => base.embed(t)
 		};

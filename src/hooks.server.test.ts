@@ -12,6 +12,7 @@ import path from 'node:path';
 import { getRequest, setResponse } from '@sveltejs/kit/node';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { kindOfStatus } from '$lib/api/errors';
 import { handle } from './hooks.server';
 import { copyWorld, removeWorldCopies } from '$lib/server/world/testing';
 
@@ -297,7 +298,7 @@ describe('request bodies', () => {
 		try {
 			const r = await sendChunked('PUT', '/api/worlds/tiny/map', 200 * 1024 * 1024);
 			expect(r.status).toBe(413);
-			expect(JSON.parse(r.body)).toEqual({ message: 'the request body is larger than the 64 MiB allowed (SIMULACRA_MAX_MAP_BODY_BYTES)' });
+			expect(JSON.parse(r.body)).toEqual({ kind: 'too-large', message: 'the request body is larger than the 64 MiB allowed (SIMULACRA_MAX_MAP_BODY_BYTES)' });
 			expect(r.sent).toBeLessThan(200 * 1024 * 1024);
 			expect(logged).not.toHaveBeenCalled();
 		} finally {
@@ -316,13 +317,13 @@ describe('request bodies', () => {
 	it('the world check answers 400 to a body that is not an object, and runs behind the hook', async () => {
 		for (const body of ['[]', '"doc"', '3', 'null']) {
 			const r = await send('POST', '/api/worlds/tiny/check', { ...own(), ...json }, body);
-			expect([r.status, JSON.parse(r.body).message], body).toEqual([400, 'the body must be an object { doc?: MapDoc, renames?: ZoneRename[] }']);
+			expect([r.status, JSON.parse(r.body).message], body).toEqual([400, 'the body must be a JSON object { doc?: MapDoc, renames?: ZoneRename[] }']);
 		}
 		const ok = await send('POST', '/api/worlds/tiny/check', { ...own(), ...json }, '{}');
 		expect(ok.status).toBe(200);
 		expect(JSON.parse(ok.body)).toHaveProperty('errors');
 		const bad = await send('POST', '/api/worlds/tiny/check', { ...own(), ...json }, '{"doc":');
-		expect([bad.status, JSON.parse(bad.body)]).toEqual([400, { message: 'the request body is not valid JSON' }]);
+		expect([bad.status, JSON.parse(bad.body)]).toEqual([400, { kind: 'invalid', message: 'the request body is not valid JSON' }]);
 	});
 });
 
@@ -391,9 +392,10 @@ describe('every API body, fuzzed', () => {
 					expect(r.status, label).toBeLessThan(500);
 					expect(performance.now() - t0, label).toBeLessThan(5000);
 					if (r.status >= 400) {
-						// the world and prompt routes answer { message }, the run routes { error }
-						const parsed = JSON.parse(r.body) as { message?: unknown; error?: unknown };
-						expect(typeof (parsed.message ?? parsed.error), label).toBe('string');
+						// every refusal, the guard's and the routes', has the API's one error shape
+						const parsed = JSON.parse(r.body) as { message?: unknown; kind?: unknown };
+						expect(typeof parsed.message, label).toBe('string');
+						expect(parsed.kind, label).toBe(kindOfStatus(r.status));
 						expect(r.body, label).not.toMatch(/\n\s+at \S.*:\d+:\d+|\bat .*\.ts:\d+/);
 					}
 					if (!sameOrigin) expect(r.status, label).toBe(403);

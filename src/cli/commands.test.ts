@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, commandHelp, helpText, parseCommand, UsageError } from './commands';
+import { INPUT_NAMES, PAIR_INPUTS, inputDef } from '../lib/engine/inputs';
 import { cliHarness, root } from './testing';
 
 const { cli } = cliHarness('cli-commands-');
@@ -18,6 +19,16 @@ describe('the table of commands', () => {
 		const tops = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]))].sort();
 		expect(tops).toEqual(cases);
 		expect(cases.length).toBeGreaterThanOrEqual(19);
+	});
+
+	it('takes every input the registry gives the command line: the run\'s pairs, each input command\'s options', () => {
+		const run = COMMANDS.find((c) => c.name === 'run');
+		for (const name of PAIR_INPUTS) expect(run?.options).toContain(name);
+		for (const name of INPUT_NAMES) {
+			const spec = COMMANDS.find((c) => c.name === name);
+			expect(spec, `the command ${name}`).toBeDefined();
+			for (const arg of Object.values(inputDef(name).args)) expect(spec?.options).toContain(arg.flag[0]);
+		}
 	});
 
 	it('reads the options a command takes, as before', () => {

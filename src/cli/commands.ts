@@ -4,6 +4,7 @@
 // (every command) and `commandHelp` one command's (or a group's: `world`, `runs`, `prompts`).
 
 import { parseArgs } from 'node:util';
+import { pairValue } from '../lib/engine/inputs';
 
 interface OptionSpec {
 	readonly type: 'string' | 'boolean';
@@ -29,8 +30,9 @@ const OPTIONS = {
 	prompts: { type: 'string', value: 'VERSION|LABEL|DIR', help: 'the prompt set: a stored version, a label or a folder' },
 	set: { type: 'string', multiple: true, value: 'KEY=VALUE', help: 'override a setting (repeatable)' },
 	ablate: { type: 'string', value: 'LIST', help: 'turn off reflection, planning and/or observation (comma-separated)' },
-	whisper: { type: 'string', multiple: true, value: 'AGENT=TEXT', help: "an inner voice heard at the run's first step (repeatable)" },
-	'set-object': { type: 'string', multiple: true, value: 'ADDRESS=STATE', help: "an object's state from the run's first step (repeatable)" },
+	// the inputs given as pairs at a run's first step (../lib/engine/inputs.ts reads them)
+	whisper: { type: 'string', multiple: true, value: pairValue('whisper'), help: "an inner voice heard at the run's first step (repeatable)" },
+	'set-object': { type: 'string', multiple: true, value: pairValue('set-object'), help: "an object's state from the run's first step (repeatable)" },
 	'budget-tokens': { type: 'string', value: 'N', help: 'pause when the run has used N tokens' },
 	'budget-usd': { type: 'string', value: 'X', help: 'pause when the run has cost X US dollars' },
 	estimate: { type: 'boolean', help: 'print the expected calls, tokens and dollars, and run nothing' },

@@ -2,7 +2,7 @@
 // input takes effect, how far it ran, and how to see the effect (a diff needs a run without the
 // change over the same steps).
 
-import type { SimInput } from '../lib/engine/sim';
+import { inputEffect, type SimInput } from '../lib/engine/inputs';
 
 export interface InputFork {
 	/** the run forked, the step forked at, and how many steps it holds */
@@ -10,7 +10,7 @@ export interface InputFork {
 	/** the new run and the step it ended at */
 	fork: { run: string; end: number };
 	input: SimInput;
-	/** the agent's name for a whisper */
+	/** the agent's name as typed, for an input given to an agent */
 	agentName?: string;
 	/** steps the fork ran, and whether that was the default (no --steps) */
 	steps: number;
@@ -44,12 +44,7 @@ export function inputForkText(f: InputFork): string {
 	const { parent, fork, input } = f;
 	const atEnd = parent.step >= parent.committed;
 	const first = `the fork's first step (${parent.step} -> ${parent.step + 1})`;
-	const what =
-		input.type === 'set-object'
-			? `"${input.address}" is "${input.state}" from ${first}: everyone who sees it from then on perceives it, until someone begins using it`
-			: input.type === 'whisper'
-				? `${f.agentName ?? input.agent} hears "${input.text}" as an inner voice at ${first}: it becomes a thought and a re-plan`
-				: `the input takes effect at ${first}`;
+	const what = inputEffect(input, (id) => f.agentName ?? id, first);
 	const lines = [
 		`${input.type}: forked ${parent.run} at step ${parent.step}${atEnd ? ' (its last step)' : ''} as ${fork.run}`,
 		`  ${what}`,

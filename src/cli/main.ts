@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { formatIso } from '../lib/engine/clock';
-import type { SimInput } from '../lib/engine/sim';
+import { inputAgent, inputFromOptions, inputFromPair, mapInputAgents, PAIR_INPUTS, type Checked, type SimInput } from '../lib/engine/inputs';
 import type { Ablation } from '../lib/engine/state';
 import { computeDiff } from '../lib/server/diff/diff';
 import { formatDiff } from '../lib/server/diff/format';
@@ -138,10 +138,10 @@ function need<T>(value: T | undefined, message: string): T {
 	return value;
 }
 
-function keyValue(text: string, flag: string): [string, string] {
-	const eq = text.indexOf('=');
-	if (eq <= 0) throw new UsageError(`--${flag} takes KEY=VALUE, not "${text}"`);
-	return [text.slice(0, eq), text.slice(eq + 1)];
+/** An input read from the command line (../lib/engine/inputs.ts), or its message as a usage error. */
+function checked<T>(r: Checked<T>): T {
+	if (!r.ok) throw new UsageError(r.error);
+	return r.value;
 }
 
 function summaryText(s: RunSummary): string {
@@ -267,16 +267,8 @@ async function main(argv: string[]): Promise<number> {
 			if (model !== undefined && model !== 'offline' && model !== 'openai') throw new UsageError(`--model is offline or openai, not "${model}"`);
 			const condition = parseAblation(values.ablate);
 			const ablate = ABLATIONS.filter((a) => condition[a]);
-			const inputs: SimInput[] = [
-				...(values.whisper ?? []).map((w) => {
-					const [agent, text] = keyValue(w, 'whisper');
-					return { type: 'whisper' as const, agent, text };
-				}),
-				...(values['set-object'] ?? []).map((w) => {
-					const [address, state] = keyValue(w, 'set-object');
-					return { type: 'set-object' as const, address, state };
-				})
-			];
+			// --whisper AGENT=TEXT, --set-object ADDRESS=STATE: the inputs the registry gives as pairs
+			const inputs: SimInput[] = PAIR_INPUTS.flatMap((name) => ((values as Record<string, string[] | undefined>)[name] ?? []).map((text) => checked(inputFromPair(name, text))));
 			const promptsDir = values.prompts === undefined ? undefined : promptsFolder(values.prompts);
 			const budget = budgetFrom(values);
 			const realModel = (model ?? (from ? openRun(from.run).meta.model.provider : 'offline')) !== 'offline';
@@ -502,7 +494,7 @@ async function main(argv: string[]): Promise<number> {
 				const summary = await startRun({
 					from: { run: id, step },
 					steps: int(values.steps, 'steps', 1) ?? 1,
-					inputs: [{ type: 'interview', agent: findAgent(id, agent), interviewer: values.as ?? 'an interviewer', question }]
+					inputs: [await mapInputAgents(checked(inputFromOptions('interview', values)), (a) => findAgent(id, a))]
 				});
 				print(out, summary, () => summaryText(summary));
 				return 0;
@@ -534,26 +526,20 @@ async function main(argv: string[]): Promise<number> {
 			const parent = openRun(id);
 			const committed = parent.committed();
 			const step = int(values.step, 'step') ?? committed;
-			const input: SimInput =
-				command === 'whisper'
-					? { type: 'whisper', agent: need(values.agent, 'whisper needs --agent NAME'), text: need(values.text, 'whisper needs --text TEXT') }
-					: { type: 'set-object', address: need(values.object, 'set-object needs --object ADDRESS'), state: need(values.state, 'set-object needs --state TEXT') };
-			let agentName: string | undefined;
-			if (input.type === 'whisper') {
-				agentName = input.agent;
-				input.agent = findAgent(id, input.agent);
-			}
+			const given = checked(inputFromOptions(command, values));
+			const agentName = inputAgent(given);
+			const input = await mapInputAgents(given, (a) => findAgent(id, a));
 			// without --steps, one game hour: long enough for agents to come across the change and react
 			const secondsPerStep = (await runWorld(parent)).secondsPerStep;
-			const given = int(values.steps, 'steps', 1);
-			const steps = given ?? defaultForkSteps(secondsPerStep);
+			const stepsGiven = int(values.steps, 'steps', 1);
+			const steps = stepsGiven ?? defaultForkSteps(secondsPerStep);
 			const summary = await startRun({
 				from: { run: id, step },
 				steps,
 				inputs: [input],
 				onProgress: progressBar(!out.json && process.stderr.isTTY === true)
 			});
-			const fork: InputFork = { parent: { run: id, step, committed }, fork: { run: summary.run, end: summary.steps }, input, agentName, steps, defaultSteps: given === undefined, secondsPerStep };
+			const fork: InputFork = { parent: { run: id, step, committed }, fork: { run: summary.run, end: summary.steps }, input, agentName, steps, defaultSteps: stepsGiven === undefined, secondsPerStep };
 			print(out, { ...summary, input, from: { run: id, step }, stepsRun: steps, compare: controlCommands(fork) }, () => `${inputForkText(fork)}\n${summaryText(summary)}`);
 			return finish(out, summary, true);
 		}

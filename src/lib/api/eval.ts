@@ -1,11 +1,13 @@
 // Shapes of the evaluation API (src/routes/api/runs/[id]/eval/**) and of the files it keeps in
-// `<run dir>/evaluations/`; the CLI's `eval` and `interviews` print the same shapes. Plain data
-// only, shared by the server and the browser.
+// `<run dir>/evaluations/`; the CLI's `eval` and `interviews` print the same shapes. Plain data,
+// and the schemas of the request bodies (their types derived from them), shared by the server and
+// the browser.
 //
 // Steps are states: step N is the state after N steps (as `loadState(run, N)` restores it);
 // times are game times written YYYY-MM-DDTHH:MM:SS.
 
-import type { ConditionId, HumanCondition, InterviewQuestion } from '../eval/questions';
+import { CONDITION_IDS, type ConditionId, type HumanCondition, type InterviewQuestion } from '../eval/questions';
+import { AGENT_NAME, fields, list, oneOf, optional, text, v, wholeNumber } from './schema';
 import type { MemoryKind, MemorySource } from '../engine/memory';
 import type { Verdict } from '../eval/classify';
 
@@ -24,14 +26,15 @@ export interface MemoryRef {
 // interviews (the controlled evaluation)
 
 /** POST /api/runs/:id/eval/interviews body. */
-export interface InterviewRequest {
+export const InterviewRequestSchema = fields({
 	/** default: the run's last committed step */
-	step?: number;
+	step: optional(wholeNumber()),
 	/** agent ids or names; default: every agent */
-	agents?: string[];
+	agents: optional(list(text({ max: 100, pattern: AGENT_NAME, what: 'an agent id or name' }), 200, 'a list of at most 200 names')),
 	/** default: all four conditions */
-	conditions?: ConditionId[];
-}
+	conditions: optional(list(oneOf(CONDITION_IDS), 200, 'a list of conditions'))
+});
+export type InterviewRequest = v.InferOutput<typeof InterviewRequestSchema>;
 
 export interface InterviewAnswerRecord {
 	agent: string;
@@ -91,21 +94,23 @@ export interface HumanAnswerSet {
 	answers: HumanAnswerRecord[];
 }
 
-/** One answer to store: agent id or name, question id, the text a person wrote. */
-export interface HumanAnswerInput {
-	agent: string;
-	question: string;
-	answer: string;
-}
+/** One answer to store: agent id or name, question id, the text a person wrote (checked against the interview set when stored). */
+export const HumanAnswerInputSchema = fields({
+	agent: v.string('must be text'),
+	question: v.string('must be text'),
+	answer: v.string('must be text')
+});
+export type HumanAnswerInput = v.InferOutput<typeof HumanAnswerInputSchema>;
 
 /**
  * PUT /api/runs/:id/eval/human body: answers for the interview set at `step` (default: the
  * newest set); each replaces the one stored for its agent and question. -> HumanAnswerSet
  */
-export interface HumanAnswersRequest {
-	step?: number;
-	answers: HumanAnswerInput[];
-}
+export const HumanAnswersRequestSchema = fields({
+	step: optional(wholeNumber()),
+	answers: list(HumanAnswerInputSchema, 10_000, 'a list of { agent, question, answer }')
+});
+export type HumanAnswersRequest = v.InferOutput<typeof HumanAnswersRequestSchema>;
 
 /** GET /api/runs/:id/eval/interviews -> InterviewSetListing[] (step ascending). */
 export interface InterviewSetListing {

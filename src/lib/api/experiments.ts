@@ -2,6 +2,7 @@
 // CLI, the API and the pages).
 
 import type { ArmComparison } from '../eval/stats';
+import { v } from './schema';
 
 export type ModelName = 'offline' | 'openai';
 
@@ -116,3 +117,13 @@ export interface ExperimentListing {
 	done: number;
 	total: number;
 }
+
+/**
+ * POST /api/experiments body -> { id }: an experiment definition, the file format as JSON
+ * (`ExperimentDef`). A JSON object here; the definition's own checks (the CLI's too) name every
+ * problem with its field, and answer `invalid` with them as issues.
+ */
+export const ExperimentStartRequestSchema = v.custom<Record<string, unknown>>(
+	(x) => typeof x === 'object' && x !== null && !Array.isArray(x),
+	'must be a JSON object: an experiment definition'
+);

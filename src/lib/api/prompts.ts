@@ -1,10 +1,13 @@
 // Shapes of the prompt workbench's HTTP API (/api/prompts/**), shared by server and browser.
 // Prompt sets are stored as immutable versions named by their content hash (the same
 // `promptSet.version` a run records in run.json); labels such as "baseline" point at versions
-// and can be moved. Errors answer `PromptsErrorBody` with status 400 (bad input, refused set)
-// or 404 (unknown version, label or template).
+// and can be moved. Errors answer the API's one error shape (`ApiErrorBody`, ./errors.ts):
+// `invalid` (bad input, a refused set, with its `issues`) or `not-found` (unknown version, label
+// or template). Request bodies are checked by the schemas here, their types derived from them.
 
 import type { IssueSeverity, TemplateCheckIssue } from '../prompts/check';
+import type { ApiErrorBody } from './errors';
+import { fields, list, optional, text, v, wholeNumber } from './schema';
 
 export type { IssueSeverity, TemplateCheckIssue };
 
@@ -23,11 +26,12 @@ export interface PromptIssue {
 	message: string;
 }
 
-export interface PromptsErrorBody {
-	message: string;
-	/** every problem found, when a prompt set was refused */
-	issues?: PromptIssue[];
-}
+/** An error answer of the prompts API: the one error shape, whose `issues` are a refused set's problems. */
+export type PromptsErrorBody = ApiErrorBody;
+
+/** A template's text as a request carries it: at most 64 KiB. */
+const templateText = () => text({ max: 64 * 1024, blank: true });
+const TEMPLATE_ID = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** A stored version: immutable apart from `labels`. */
 export interface PromptVersionInfo {
@@ -96,20 +100,27 @@ export interface PromptVersionDetail {
  * sources are also written into the working copy. A refused set answers 400 with `issues`
  * and changes nothing.
  */
-export interface SavePromptVersionRequest {
-	message: string;
+export const SavePromptVersionRequestSchema = fields({
+	/** what changed (the store refuses an empty one) */
+	message: text({ max: 1000, blank: true }),
 	/** the version the edits started from (default: the working copy's `base`) */
-	parent?: string;
-	templates: TemplateSource[];
-}
+	parent: optional(text({ max: 100 })),
+	templates: list(fields({ id: text({ max: 64 }), source: templateText() }), 200, 'a list of { id, source }')
+});
+export type SavePromptVersionRequest = v.InferOutput<typeof SavePromptVersionRequestSchema>;
 
 /** PUT /api/prompts/labels/:label { version } -> Record<label, version> (GET /api/prompts/labels too) */
-export interface SetLabelRequest {
-	/** a version id, prefix or another label */
-	version: string;
-}
+export const SetLabelRequestSchema = fields(
+	{
+		/** a version id, prefix or another label */
+		version: text({ max: 100 })
+	},
+	'{ version } naming a version id, prefix or label'
+);
+export type SetLabelRequest = v.InferOutput<typeof SetLabelRequestSchema>;
 
-/** POST /api/prompts/versions/:version/restore -> PromptWorkingCopy */
+/** POST /api/prompts/versions/:version/restore (body: nothing, or {}) -> PromptWorkingCopy */
+export const RestoreVersionRequestSchema = fields({}, '{} (the version is in the URL)');
 
 /** GET /api/prompts/history/:template -> TemplateHistoryEntry[], newest first */
 export interface TemplateHistoryEntry {
@@ -121,11 +132,15 @@ export interface TemplateHistoryEntry {
 }
 
 /** POST /api/prompts/check -> CheckTemplateResult. Checks one template's text; stores nothing. */
-export interface CheckTemplateRequest {
-	/** the template id (its file is `<id>.md`) */
-	id: string;
-	source: string;
-}
+export const CheckTemplateRequestSchema = fields(
+	{
+		/** the template id (its file is `<id>.md`) */
+		id: optional(text({ max: 64, pattern: TEMPLATE_ID, what: 'a template id: lowercase letters, digits and underscores' })),
+		source: templateText()
+	},
+	'{ id, source } with the template text in source'
+);
+export type CheckTemplateRequest = v.InferOutput<typeof CheckTemplateRequestSchema>;
 
 export interface CheckTemplateResult {
 	/** sorted by line; the same as checkTemplateSource(source, id) from $lib/prompts/check */
@@ -133,15 +148,16 @@ export interface CheckTemplateResult {
 }
 
 /** POST /api/prompts/try body */
-export interface TryRequest {
-	run: string;
+export const TryRequestSchema = fields({
+	run: text({ max: 200 }),
 	/** the recorded call's key (`step/agent/n`) */
-	key: string;
+	key: text({ max: 300 }),
 	/** the step that made the call (CallView.step); read from the key when absent */
-	step?: number;
+	step: optional(wholeNumber({ min: -1 })),
 	/** the whole template file to try (front matter and text) */
-	source: string;
-}
+	source: templateText()
+});
+export type TryRequest = v.InferOutput<typeof TryRequestSchema>;
 
 /** The answer now and what the run recorded for the same call. */
 export interface TryResult {

@@ -3,6 +3,7 @@
 // re-scoring page.
 
 import type { RetrievalWeights } from '../engine/types';
+import { AGENT_NAME, openFields, optional, queryWholeNumber, text, v } from './schema';
 
 /** A weighting of the grid; null stands for each retrieval's own recorded weights. */
 export type GridWeights = RetrievalWeights | null;
@@ -52,3 +53,27 @@ export interface RescoreReport {
 	/** wall time: reading traces and memories, embedding the queries, scoring */
 	ms: { load: number; embed: number; score: number };
 }
+
+/**
+ * GET /api/runs/:id/rescore query: the grid, as weightings (`weights=R,I,V`, repeated; `run`
+ * for the run's own) or values per component (`recency=0,1,2&importance=1&relevance=0,1,3`,
+ * every combination), decays (`decay=0.99`, repeated or comma-separated; `run`), and `agent`,
+ * `purpose`, `from`, `to` (steps) and `top` (memories listed per cell). The grid's values are
+ * read by the grid's parser (server/rescore/grid.ts), which names each one it refuses.
+ */
+export const RescoreQuerySchema = openFields(
+	{
+		weights: optional(v.array(text({ max: 200 }))),
+		decay: optional(v.array(text({ max: 200 }))),
+		recency: optional(text({ max: 500 })),
+		importance: optional(text({ max: 500 })),
+		relevance: optional(text({ max: 500 })),
+		agent: optional(text({ max: 100, pattern: AGENT_NAME, what: 'an agent id or name' })),
+		purpose: optional(text({ max: 100 })),
+		from: optional(queryWholeNumber({ max: 1e9 })),
+		to: optional(queryWholeNumber({ max: 1e9 })),
+		top: optional(queryWholeNumber({ max: 100 }))
+	},
+	'query'
+);
+export type RescoreQuery = v.InferOutput<typeof RescoreQuerySchema>;

@@ -1,6 +1,7 @@
 // Shapes of a run's search (GET /api/runs/:id/search, `simulacra search`), shared by server and browser.
 
 import type { MemoryKind } from '../engine/memory';
+import { AGENT_NAME, openFields, optional, queryWholeNumber, text, v } from './schema';
 
 /** What a result is: a memory, a model call, or a line of a conversation. */
 export type SearchKind = 'memory' | 'call' | 'conversation';
@@ -47,3 +48,22 @@ export interface SearchAnswer {
 	/** e.g. memories searched by words only when the run's embedder cannot be made */
 	warnings?: string[];
 }
+
+/** The most results a search answers, and the longest query. */
+export const MAX_SEARCH_LIMIT = 200;
+export const MAX_SEARCH_QUERY = 500;
+
+/**
+ * GET /api/runs/:id/search query: ?q=TEXT&agent=ID|NAME&kind=memory,call,conversation|MEMORY_KIND&limit=N.
+ * `kind` is read by the searcher (`parseKinds`, which names the kinds); other parameters are left alone.
+ */
+export const SearchQuerySchema = openFields(
+	{
+		q: text({ max: MAX_SEARCH_QUERY }),
+		agent: optional(text({ max: 100, pattern: AGENT_NAME, what: 'an agent id or name' })),
+		kind: optional(text({ max: 500 })),
+		limit: optional(queryWholeNumber({ min: 1, max: MAX_SEARCH_LIMIT }))
+	},
+	'query ?q=TEXT&agent=&kind=&limit='
+);
+export type SearchQuery = v.InferOutput<typeof SearchQuerySchema>;

@@ -1,14 +1,19 @@
 // Shapes of the IDE's HTTP API (src/routes/api/**), shared by the server and the browser.
-// Plain data only.
+// Plain data, and the schema of each request body (./schema.ts: valibot), whose type is derived
+// from it. Error answers have the one shape of ./errors.ts.
 
-import type { ReferenceUpdate } from '../editor/references';
+import type { ReferenceUpdate, ZoneRename } from '../editor/references';
 import type { TemplateVars } from '../engine/model';
 import type { MemorySource } from '../engine/memory';
+import type { ApiInput } from '../engine/inputs';
 import type { AgentView } from '../engine/sim';
 import type { ConversationRecord, DayPlan, StepEvent } from '../engine/state';
 import type { RetrievalWeights, Settings } from '../engine/types';
 import type { MapDoc } from '../world/doc';
 import type { WorldProblem } from '../world/problems';
+import { PROFILE_NAMES } from '../engine/profiles';
+import { WORLD_ID } from '../shared/ids';
+import { boolean, fields, list, number, oneOf, option, optional, tagged, text, v, wholeNumber } from './schema';
 
 export type RunStatus = 'running' | 'paused' | 'done' | 'interrupted' | 'failed';
 
@@ -21,10 +26,17 @@ export interface Price {
 }
 
 /** A run's spending limit: it pauses between steps once either is reached. */
-export interface Budget {
-	tokens?: number;
-	usd?: number;
-}
+export const BudgetSchema = fields({
+	tokens: optional(wholeNumber({ min: 1 })),
+	usd: optional(
+		v.pipe(
+			v.number('must be a positive number of dollars'),
+			v.finite('must be a positive number of dollars'),
+			v.gtValue(0, (i) => `must be a positive number of dollars, not ${String(i.input)}`)
+		)
+	)
+});
+export type Budget = v.InferOutput<typeof BudgetSchema>;
 
 /** Why a paused run stopped by itself (cleared when it steps again). */
 export interface PauseInfo {
@@ -129,33 +141,41 @@ export interface RunListing {
 	pause?: PauseInfo | null;
 }
 
+/** The most steps a request may ask a run to take. */
+export const MAX_STEPS = 10_000_000;
+
 /**
  * POST /api/runs body: a new run, or a fork when `from` is set. Answers { id } once the run is
- * created (its first snapshot written); stepping goes on in the background.
+ * created (its first snapshot written); stepping goes on in the background. POST
+ * /api/runs/estimate takes the same body (with at least one step).
  */
-export interface StartRunRequest {
-	world?: string;
-	steps: number;
-	seed?: number;
-	model?: 'offline' | 'openai';
-	from?: { run: string; step: number };
-	/** a named profile (`paper` or `fast`): its settings, applied before `set` */
-	profile?: string;
-	/** KEY=VALUE setting overrides */
-	set?: string[];
-	inputs?: (
-		| { type: 'whisper'; agent: string; text: string }
-		| { type: 'set-object'; address: string; state: string }
-	)[];
-	/** start paused (the default is to run to `steps`) */
-	paused?: boolean;
-	/** prompt-set version (id, unique prefix or label) to run with; default: the working copy, or a fork's parent's prompts */
-	prompts?: string;
-	/** pause between steps once the run's own calls reach this many tokens or dollars */
-	budget?: Budget;
-	/** a fork may use another model than its parent (recorded in the fork); refused otherwise */
-	allowModelChange?: boolean;
-}
+export const StartRunRequestSchema = fields(
+	{
+		/** default: smallville; a fork keeps its parent's */
+		world: optional(text({ max: 100 })),
+		steps: wholeNumber({ max: MAX_STEPS }),
+		seed: optional(wholeNumber({ max: 2 ** 31 - 1 })),
+		model: optional(oneOf(['offline', 'openai'])),
+		from: optional(fields({ run: text({ max: 200 }), step: wholeNumber() })),
+		/** a named profile (`paper` or `fast`): its settings, applied before `set` */
+		profile: optional(oneOf(PROFILE_NAMES)),
+		/** KEY=VALUE setting overrides */
+		set: optional(list(text({ max: 200 }), 100, 'a list of KEY=VALUE strings')),
+		/** inputs applied at the first step: each is read by the run manager's input parser (../engine/inputs.ts), not here */
+		inputs: optional(v.array(v.unknown(), 'must be a list of inputs')),
+		/** start paused (the default is to run to `steps`) */
+		paused: optional(boolean()),
+		/** prompt-set version (id, unique prefix or label) to run with; default: the working copy, or a fork's parent's prompts */
+		prompts: optional(text({ max: 100 })),
+		/** pause between steps once the run's own calls reach this many tokens or dollars */
+		budget: optional(BudgetSchema),
+		/** a fork may use another model than its parent (recorded in the fork); refused otherwise */
+		allowModelChange: optional(boolean())
+	},
+	'(see StartRunRequest)'
+);
+/** The start request; its inputs are the API's inputs (../engine/inputs.ts, `api: true`), which their own parser checks. */
+export type StartRunRequest = Omit<v.InferOutput<typeof StartRunRequestSchema>, 'inputs'> & { inputs?: ApiInput[] };
 
 /** GET /api/runs/:id -> RunInfo */
 export interface RunInfo extends RunListing {
@@ -202,13 +222,19 @@ export interface ImportedRecording {
  * Reopening a stopped run under another model identity than run.json records is refused
  * (409) unless `allowModelChange`, which records the change in the run.
  */
-export type ControlRequest =
-	| { action: 'play'; steps?: number; allowModelChange?: boolean }
-	| { action: 'pause' }
-	| { action: 'step'; allowModelChange?: boolean }
-	| { action: 'run'; steps: number; allowModelChange?: boolean }
-	| { action: 'speed'; stepsPerSecond: number }
-	| { action: 'budget'; budget: Budget | null };
+export const ControlRequestSchema = tagged(
+	'action',
+	[
+		option({ action: v.literal('play'), steps: optional(wholeNumber({ min: 1, max: MAX_STEPS })), allowModelChange: optional(boolean()) }),
+		option({ action: v.literal('pause') }),
+		option({ action: v.literal('step'), allowModelChange: optional(boolean()) }),
+		option({ action: v.literal('run'), steps: wholeNumber({ min: 1, max: MAX_STEPS }), allowModelChange: optional(boolean()) }),
+		option({ action: v.literal('speed'), stepsPerSecond: number(0, 10_000) }),
+		option({ action: v.literal('budget'), budget: v.nullish(BudgetSchema) })
+	],
+	'{ action: play | pause | step | run | speed | budget }'
+);
+export type ControlRequest = v.InferOutput<typeof ControlRequestSchema>;
 
 /**
  * Server-sent events on GET /api/runs/:id/events (`data: <json>` lines, one RunEvent each).
@@ -340,12 +366,14 @@ export interface InterviewAnswer {
 	memories: { id: string; description: string }[];
 }
 
-export interface InterviewRequest {
-	agent: string;
-	step?: number;
-	question: string;
-	as?: string;
-}
+export const InterviewRequestSchema = fields({
+	agent: text({ max: 100 }),
+	step: optional(wholeNumber()),
+	question: text(),
+	/** who asks (default: an interviewer) */
+	as: optional(text({ max: 200, blank: true }))
+});
+export type InterviewRequest = v.InferOutput<typeof InterviewRequestSchema>;
 
 /**
  * POST /api/runs/:id/inputs -> InputResult: an inner voice or an object edit at `step`
@@ -353,12 +381,14 @@ export interface InterviewRequest {
  * are queued for its next step in the same run; otherwise a fork from `step` is started with
  * them, stepping `steps` (default 1) unless `paused`.
  */
-export interface InputRequest {
-	step?: number;
-	inputs: NonNullable<StartRunRequest['inputs']>;
-	steps?: number;
-	paused?: boolean;
-}
+export const InputRequestSchema = fields({
+	step: optional(wholeNumber()),
+	/** each is read by the run manager's input parser (../engine/inputs.ts), not here */
+	inputs: v.array(v.unknown(), 'must be a list of inputs'),
+	steps: optional(wholeNumber({ min: 1, max: MAX_STEPS })),
+	paused: optional(boolean())
+});
+export type InputRequest = Omit<v.InferOutput<typeof InputRequestSchema>, 'inputs'> & { inputs: NonNullable<StartRunRequest['inputs']> };
 
 export interface InputResult {
 	/** the run the inputs went to: this one (queued) or the new fork */
@@ -413,18 +443,60 @@ export interface WorldListing {
  * POST /api/worlds body -> 201 WorldListing. A copy of the world `from`, or an empty map of
  * width x height tiles (default 40x30). `id`: lowercase letters, digits, "-", "_".
  */
-export interface CreateWorldRequest {
-	id: string;
-	name: string;
-	from?: string;
-	width?: number;
-	height?: number;
-}
+const WORLD_ID_RULE = { max: 64, pattern: WORLD_ID, what: '1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit' };
+/** The largest side of a new empty map, in tiles. */
+export const MAX_MAP_SIDE = 500;
+
+export const CreateWorldRequestSchema = fields({
+	id: text(WORLD_ID_RULE),
+	name: text({ max: 200 }),
+	/** the world to copy */
+	from: optional(text({ max: 200 })),
+	width: optional(wholeNumber({ min: 1, max: MAX_MAP_SIDE })),
+	height: optional(wholeNumber({ min: 1, max: MAX_MAP_SIDE }))
+});
+export type CreateWorldRequest = v.InferOutput<typeof CreateWorldRequestSchema>;
+
+/**
+ * POST /api/worlds/import-reference body -> 201 WorldListing & { report }: the town of a checkout
+ * of the reference implementation (a folder on the studio's machine) with the personas of one of
+ * its simulations (`storage`) as the world `id`.
+ */
+export const ReferenceImportRequestSchema = fields({
+	checkout: text({ max: 4096 }),
+	storage: text({ max: 200 }),
+	id: text(WORLD_ID_RULE),
+	/** the world's name (default: the town's, with the number of agents) */
+	name: optional(text({ max: 200, blank: true }))
+});
+export type ReferenceImportRequest = v.InferOutput<typeof ReferenceImportRequestSchema>;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** GET /api/worlds/:world/map -> MapResponse; PUT body: MapResponse -> SaveMapResult */
 export interface MapResponse {
 	doc: MapDoc;
 }
+
+/**
+ * PUT /api/worlds/:world/map and POST /api/worlds/:world/check body: the map (required to save;
+ * to check, the saved map stands for it when absent) and the zones renamed since it was loaded.
+ * The doc is a JSON object here; the map reader checks it in full (every field named).
+ */
+export const MapRequestSchema = fields(
+	{
+		doc: optional(v.custom<MapDoc>(isObject, 'must be an object (a MapDoc)')),
+		renames: optional(
+			list(
+				fields({ kind: oneOf(['sector', 'arena', 'object', 'spawn']), from: text({ max: 1000 }), to: text({ max: 1000 }) }, '{ kind, from, to } with the old and new addresses'),
+				1000,
+				'a list of { kind, from, to }'
+			)
+		)
+	},
+	'{ doc?: MapDoc, renames?: ZoneRename[] }'
+);
+export type MapRequest = v.InferOutput<typeof MapRequestSchema> & { renames?: ZoneRename[] };
 
 /** POST /api/worlds/:world/check (body { doc? }) -> WorldChecks: a run's checks of the world */
 export interface WorldChecks {
@@ -467,6 +539,13 @@ export interface WorldSettingsDoc {
 	[key: string]: unknown;
 }
 
+/**
+ * PUT /api/worlds/:world/settings body: world.json as it is to be written. A JSON object here; the
+ * world's own rules (the loader's check of world.json) check its fields, each problem naming its
+ * field for the settings form.
+ */
+export const WorldSettingsRequestSchema = v.custom<WorldSettingsDoc>(isObject, 'must be a JSON object: the world settings (world.json)');
+
 export interface SaveSettingsResult {
 	settings: WorldSettingsDoc;
 	warnings: WorldProblem[];
@@ -479,6 +558,13 @@ export interface PersonaEntry {
 	/** the file's JSON object as written; null when the file is not a JSON object */
 	persona: Record<string, unknown> | null;
 }
+
+/**
+ * PUT /api/worlds/:world/personas/:id body: the persona file as it is to be written. A JSON object
+ * here; the world's own rules (the loader's check of a persona, and its places against the saved
+ * map) check its fields, each problem naming its field for the persona form.
+ */
+export const PersonaRequestSchema = v.custom<Record<string, unknown>>(isObject, 'must be a JSON object: the persona');
 
 /** PUT /api/worlds/:world/personas/:id (body: the persona) -> SavePersonaResult */
 export interface SavePersonaResult {

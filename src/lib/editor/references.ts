@@ -88,7 +88,8 @@ export function renamePersona(
 		let changed = false;
 		const places = persona.knownPlaces.map((p: unknown, k) => {
 			if (typeof p !== 'string') return p;
-			const r = renameAddress(p, renames, 'sector');
+			// a sector, or one arena of it (`Sector:Arena`)
+			const r = renameAddress(p, renames, p.includes(':') ? 'arena' : 'sector');
 			if (r.value === p) return p;
 			changed = true;
 			updates.push({ file, field: `knownPlaces[${k}]`, from: p, to: r.value, by: r.by });

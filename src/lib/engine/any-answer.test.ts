@@ -13,7 +13,8 @@ import { randomAnswerModel, randomUnitVector, UNICODE_PIECES, UNKNOWN_NAMES } fr
 import { invariantProblems, memoryTracker } from './invariants';
 import type { MemoryRecord } from './memory';
 import type { ModelAnswer, ModelPort, ModelRequest } from './model';
-import { Simulation, type SimInput, type Snapshot } from './sim';
+import type { SimInput } from './inputs';
+import { Simulation, type Snapshot } from './sim';
 import { createTestWorld, scriptedModel, digestOf } from './testing';
 
 /** more runs with PROPERTY_RUNS=n, longer ones with PROPERTY_STEPS=n, other draws with PROPERTY_SEED=n */

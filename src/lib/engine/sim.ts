@@ -6,7 +6,6 @@ import {
 	chatAction,
 	decompose,
 	eventOf,
-	innerVoice,
 	interview,
 	isSleeping,
 	nextAction,
@@ -21,6 +20,7 @@ import {
 	type PerceivedEvent
 } from './agent';
 import { canonicalJson } from './canonical';
+import { applyInput, checkInput, type SimInput } from './inputs';
 import { MINUTE, dayIndex, dayStart, minuteOfDay, timeAtStep } from './clock';
 import { EARLIER_IMPORTANCE } from './profiles';
 import { AgentContext, dueAhead, dueBatch, emptyOutput, type NewMemory, type RecallScope, type StepOutput } from './context';
@@ -41,13 +41,6 @@ import { DEFAULT_SETTINGS, type PerceptionSettings, type PersonaDef, type SeedMe
 import { WorldIndex, splitAddress } from './world-index';
 
 export type { StepOutput } from './context';
-
-/** Inputs from outside the simulation, applied at the start of a step and kept in the run log. */
-export type SimInput =
-	| { type: 'whisper'; agent: string; text: string }
-	| { type: 'set-object'; address: string; state: string }
-	/** an interview the agent answers and remembers (a read-only one is `Simulation.interview`) */
-	| { type: 'interview'; agent: string; interviewer: string; question: string };
 
 export interface Snapshot {
 	schema: number;
@@ -265,11 +258,13 @@ export class Simulation {
 			pending: [],
 			replan: ''
 		};
+		// its home sector and the places it knows: a sector (every arena of it) or one arena (`Sector:Arena`)
 		const [homeSector] = splitAddress(p.home);
-		for (const name of [homeSector, ...p.knownPlaces]) {
+		for (const place of [homeSector, ...p.knownPlaces]) {
+			const [name, only] = splitAddress(place);
 			const sector = this.index.sector(name);
 			if (!sector) continue;
-			for (const arena of sector.arenas) this.learnArena(agent, sector.name, arena.name, arena.objects.map((o) => o.name));
+			for (const arena of sector.arenas) if (only === undefined || arena.name === only) this.learnArena(agent, sector.name, arena.name, arena.objects.map((o) => o.name));
 		}
 		return agent;
 	}
@@ -306,24 +301,9 @@ export class Simulation {
 		return new AgentContext(a, this.stream(a.id), this, model, prefix, this.time, out, recordAccess, condition);
 	}
 
-	/** Checks an input against the world before it enters the log. Returns an error or null. */
+	/** Checks an input against the world before it enters the log (./inputs.ts). Returns an error or null. */
 	validateInput(input: SimInput): string | null {
-		switch (input.type) {
-			case 'whisper':
-				if (!this.state.agents.some((a) => a.id === input.agent)) return `unknown agent "${input.agent}"`;
-				if (!input.text.trim()) return 'the inner-voice text is empty';
-				return null;
-			case 'set-object':
-				if (!Object.hasOwn(this.state.objects, input.address)) return `unknown object "${input.address}"`;
-				if (!input.state.trim()) return 'the object state is empty';
-				return null;
-			case 'interview':
-				if (!this.state.agents.some((a) => a.id === input.agent)) return `unknown agent "${input.agent}"`;
-				if (!input.question.trim()) return 'the question is empty';
-				return null;
-			default:
-				return `unknown input ${JSON.stringify(input)}`;
-		}
+		return checkInput(input, this.state);
 	}
 
 	perceptionOf(agent: AgentState): PerceptionSettings {
@@ -508,26 +488,11 @@ export class Simulation {
 		const out = emptyOutput(s.step, this.time);
 		const prefix = String(s.step);
 		const ctxs = new Map(s.agents.map((a) => [a.id, this.context(a, model, prefix, out)]));
+		const step = { state: s, time: this.time, out, agent: (id: string) => ctxs.get(id) as AgentContext };
 		for (const input of inputs) {
 			const error = this.validateInput(input);
 			if (error) throw new Error(`input rejected at step ${s.step}: ${error}`);
-			if (input.type === 'whisper') {
-				out.events.push({ kind: 'input', input: 'whisper', agent: input.agent });
-				await innerVoice(ctxs.get(input.agent) as AgentContext, input.text);
-			} else if (input.type === 'interview') {
-				out.events.push({ kind: 'input', input: 'interview', agent: input.agent });
-				const ctx = ctxs.get(input.agent) as AgentContext;
-				const { answer } = await interview(ctx, input.interviewer || 'an interviewer', input.question);
-				await ctx.memorize([
-					{ kind: 'conversation', source: 'interview', description: `${input.interviewer || 'An interviewer'} asked ${ctx.name} "${input.question}" and ${ctx.name} answered "${answer}"` }
-				]);
-			} else {
-				out.events.push({ kind: 'input', input: 'set-object' });
-				s.objects[input.address] = input.state;
-				(s.objectsSetAt ??= {})[input.address] = this.time;
-				// A new input is a change even when the text is the same: everyone may judge it.
-				for (const a of s.agents) if (a.judged?.[input.address] !== undefined) delete a.judged[input.address];
-			}
+			await applyInput(input, step);
 		}
 		// Conversations whose game time is over take effect now, in the order they began.
 		const talks = s.talks ?? [];

@@ -4,23 +4,21 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorldListing } from '../api/types';
+import { RequestError } from './errors';
 import { readTextCapped } from './limits';
 
-/** A refused or missing path; `status` is the HTTP status a route should answer with. */
-export class PathError extends Error {
-	readonly status: 400 | 404;
-
-	constructor(status: 400 | 404, message: string) {
-		super(message);
+/** A refused path (`invalid`) or a missing one (`not-found`). */
+export class PathError extends RequestError {
+	constructor(kind: 'invalid' | 'not-found', message: string) {
+		super(kind, message);
 		this.name = 'PathError';
-		this.status = status;
 	}
 }
 
 export type EntryKind = 'file' | 'directory';
 
 function refuse(relPath: string, why: string): PathError {
-	return new PathError(400, `Refused path "${relPath}": ${why}`);
+	return new PathError('invalid', `Refused path "${relPath}": ${why}`);
 }
 
 /**
@@ -64,20 +62,20 @@ export async function resolveInside(
 	try {
 		realRoot = await realpath(root);
 	} catch {
-		throw new PathError(404, `Folder not found: ${root}`);
+		throw new PathError('not-found', `Folder not found: ${root}`);
 	}
 	let real: string;
 	try {
 		real = await realpath(path.join(realRoot, ...segments));
 	} catch {
-		throw new PathError(404, `Not found: ${relPath}`);
+		throw new PathError('not-found', `Not found: ${relPath}`);
 	}
 	// A symlink may point anywhere; only its target counts. Answer 404, not 403, so the
 	// reply does not reveal what exists outside the folder.
-	if (!isInside(realRoot, real) || real === realRoot) throw new PathError(404, `Not found: ${relPath}`);
+	if (!isInside(realRoot, real) || real === realRoot) throw new PathError('not-found', `Not found: ${relPath}`);
 	const info = await stat(real);
 	if (expect === 'file' ? !info.isFile() : !info.isDirectory()) {
-		throw new PathError(404, `Not a ${expect}: ${relPath}`);
+		throw new PathError('not-found', `Not a ${expect}: ${relPath}`);
 	}
 	return real;
 }

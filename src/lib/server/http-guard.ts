@@ -8,9 +8,12 @@
 //   studio's own pages (Origin, else Sec-Fetch-Site) and send JSON when it has a body: 403;
 // - a body is read here, up to its limit (chunked ones included): 413 past it; JSON whose lists
 //   and objects nest past their limit is refused with 400 before anything parses it.
-// Refusals are `{ message }` JSON answers; nothing is logged, so no stack trace either.
+// Refusals are the API's one JSON error shape (./http.ts: `misdirected`, `unauthorized`,
+// `forbidden`, `too-large`, `invalid`); nothing is logged, so no stack trace either.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { ForbiddenError, InvalidError, MisdirectedError, TooLargeError, UnauthorizedError, type RequestError } from './errors';
+import { errorResponse } from './http';
 import { formatBytes, jsonDepthOfMaps, jsonTooDeep, LIMIT_ENV, limits, type Limits } from './limits';
 
 /** Routes whose bodies are whole maps (the editor saves and checks them). */
@@ -102,11 +105,7 @@ export function bindingProblems(env: Record<string, string | undefined> = proces
 	return problems;
 }
 
-const refuse = (status: number, message: string, headers: Record<string, string> = {}) =>
-	new Response(JSON.stringify({ message }), {
-		status,
-		headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers }
-	});
+const refuse = (error: RequestError, headers: Record<string, string> = {}) => errorResponse(error, headers);
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
@@ -150,8 +149,9 @@ export async function guardRequest(input: GuardInput, cfg: GuardConfig): Promise
 	const host = hostName(hostHeader);
 	if (!host || !(isLoopbackName(host) || cfg.hosts.has(host)))
 		return refuse(
-			421,
-			`this server does not answer to the host "${hostHeader ?? ''}"; open it at its own address${cfg.hosts.size ? '' : ' (http://127.0.0.1 or http://localhost)'}, or add the name to SIMULACRA_ALLOWED_HOSTS`
+			new MisdirectedError(
+				`this server does not answer to the host "${hostHeader ?? ''}"; open it at its own address${cfg.hosts.size ? '' : ' (http://127.0.0.1 or http://localhost)'}, or add the name to SIMULACRA_ALLOWED_HOSTS`
+			)
 		);
 
 	if (cfg.token) {
@@ -173,11 +173,11 @@ export async function guardRequest(input: GuardInput, cfg: GuardConfig): Promise
 		}
 		const ok = [bearer, cookie].some((t) => t !== undefined && sameSecret(t, cfg.token!));
 		if (!ok)
-			return refuse(401, 'this server needs its access token: open it once with ?token=<token>, or send "Authorization: Bearer <token>"', {
+			return refuse(new UnauthorizedError('this server needs its access token: open it once with ?token=<token>, or send "Authorization: Bearer <token>"'), {
 				'www-authenticate': 'Bearer'
 			});
 	} else if (input.clientAddress && !isLoopbackName(input.clientAddress)) {
-		return refuse(403, 'this server answers only this machine; to open it to others, set SIMULACRA_ALLOWED_HOSTS and SIMULACRA_ACCESS_TOKEN');
+		return refuse(new ForbiddenError('this server answers only this machine; to open it to others, set SIMULACRA_ALLOWED_HOSTS and SIMULACRA_ACCESS_TOKEN'));
 	}
 
 	if (SAFE_METHODS.has(request.method)) return request;
@@ -193,11 +193,11 @@ export async function guardRequest(input: GuardInput, cfg: GuardConfig): Promise
 			originHost = undefined;
 		}
 		if (originHost === undefined || originHost !== hostHeader.toLowerCase())
-			return refuse(403, `refused: a ${request.method} request from ${origin === 'null' ? 'a page with no origin' : `the page origin ${origin}`}, not from this studio`);
+			return refuse(new ForbiddenError(`refused: a ${request.method} request from ${origin === 'null' ? 'a page with no origin' : `the page origin ${origin}`}, not from this studio`));
 	} else {
 		const site = request.headers.get('sec-fetch-site');
 		if (site !== null && site !== 'same-origin' && site !== 'none')
-			return refuse(403, `refused: a ${request.method} request from another site (Sec-Fetch-Site: ${site}), not from this studio`);
+			return refuse(new ForbiddenError(`refused: a ${request.method} request from another site (Sec-Fetch-Site: ${site}), not from this studio`));
 	}
 
 	const length = request.headers.get('content-length');
@@ -205,17 +205,18 @@ export async function guardRequest(input: GuardInput, cfg: GuardConfig): Promise
 	if (!hasBody) return request;
 	if (!isJsonType(request.headers.get('content-type')))
 		return refuse(
-			403,
-			`refused: a ${request.method} request with a body must send JSON (Content-Type: application/json), not ${request.headers.get('content-type') ?? 'no content type'}`
+			new ForbiddenError(
+				`refused: a ${request.method} request with a body must send JSON (Content-Type: application/json), not ${request.headers.get('content-type') ?? 'no content type'}`
+			)
 		);
 
 	const mapBody = input.routeId !== null && MAP_BODY_ROUTES.includes(input.routeId);
 	const limit = mapBody ? cfg.limits.maxMapBodyBytes : cfg.limits.maxBodyBytes;
 	const tooLarge = () =>
-		refuse(413, `the request body is larger than the ${formatBytes(limit)} allowed (${mapBody ? LIMIT_ENV.maxMapBodyBytes : LIMIT_ENV.maxBodyBytes})`);
+		refuse(new TooLargeError(`the request body is larger than the ${formatBytes(limit)} allowed (${mapBody ? LIMIT_ENV.maxMapBodyBytes : LIMIT_ENV.maxBodyBytes})`));
 	if (length !== null) {
 		const declared = Number(length);
-		if (!Number.isSafeInteger(declared) || declared < 0) return refuse(400, 'the Content-Length header is not a number of bytes');
+		if (!Number.isSafeInteger(declared) || declared < 0) return refuse(new InvalidError('the Content-Length header is not a number of bytes'));
 		if (declared > limit) return tooLarge();
 	}
 	const chunks: Uint8Array[] = [];
@@ -238,7 +239,7 @@ export async function guardRequest(input: GuardInput, cfg: GuardConfig): Promise
 		} catch (e) {
 			// the adapter's own size limit ends the stream with a 413 error
 			if ((e as { status?: unknown })?.status === 413) return tooLarge();
-			return refuse(400, 'the request body could not be read');
+			return refuse(new InvalidError('the request body could not be read'));
 		}
 	}
 	const body = new Uint8Array(size);
@@ -250,7 +251,7 @@ export async function guardRequest(input: GuardInput, cfg: GuardConfig): Promise
 	// parsing is cheap at any depth, but what the routes do with the value (JSON.stringify,
 	// structuredClone, checks) recurses: a body nested 100,000 deep overflows the stack
 	const deep = jsonTooDeep(body, mapBody ? jsonDepthOfMaps(cfg.limits) : cfg.limits.maxJsonDepth);
-	if (deep) return refuse(400, `the request body is refused: its ${deep.message}, at line ${deep.line}, column ${deep.column}`);
+	if (deep) return refuse(new InvalidError(`the request body is refused: its ${deep.message}, at line ${deep.line}, column ${deep.column}`));
 	const headers = new Headers(request.headers);
 	headers.delete('transfer-encoding');
 	headers.set('content-length', String(size));

@@ -72,7 +72,7 @@ describe('readFileCapped', () => {
 		expect(await readTextCapped(f, 10)).toBe('0123456789');
 		const err = await readFileCapped(f, 9).catch((e: unknown) => e);
 		expect(err).toBeInstanceOf(FileLimitError);
-		expect((err as Error).message).toBe('it is 10 bytes, more than the 9 bytes allowed (SIMULACRA_MAX_FILE_BYTES)');
+		expect((err as FileLimitError).reason).toBe('it is 10 bytes, more than the 9 bytes allowed (SIMULACRA_MAX_FILE_BYTES)');
 	});
 
 	it('refuses devices, pipes and folders without waiting on them', async () => {
@@ -81,7 +81,8 @@ describe('readFileCapped', () => {
 		for (const p of ['/dev/zero', fifo, dir]) {
 			const t = performance.now();
 			const err = await readFileCapped(p).catch((e: unknown) => e);
-			expect((err as Error).message, p).toBe('it is not a regular file');
+			expect((err as FileLimitError).reason, p).toBe('it is not a regular file');
+			expect((err as FileLimitError).message, p).toBe('a file was refused: it is not a regular file');
 			expect(performance.now() - t).toBeLessThan(500);
 		}
 	});

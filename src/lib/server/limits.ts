@@ -8,6 +8,7 @@
 import { open, stat } from 'node:fs/promises';
 import zlib from 'node:zlib';
 import type { XmlLimits } from '../world/xml';
+import { ConflictError } from './errors';
 
 export interface Limits {
 	/** tiles of a map summed over its tile layers (width x height x tile layers) */
@@ -152,10 +153,13 @@ export function formatBytes(n: number): string {
 	return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[u]}`;
 }
 
-/** A file refused before it was read: not a regular file, or larger than allowed. */
-export class FileLimitError extends Error {
-	constructor(message: string) {
-		super(message);
+/**
+ * A file refused before it was read: not a regular file, or larger than allowed (`reason`). A
+ * request that needs it cannot be met while the file is so (`conflict`).
+ */
+export class FileLimitError extends ConflictError {
+	constructor(readonly reason: string) {
+		super(`a file was refused: ${reason}`);
 		this.name = 'FileLimitError';
 	}
 }

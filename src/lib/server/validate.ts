@@ -1,7 +1,71 @@
-// Checks for values that arrive over HTTP (query strings and JSON bodies): each failure is a
-// 400 that names the field.
+// Checks for values that arrive over HTTP (query strings and JSON bodies): each failure is an
+// `invalid` error (400) that names the field. Request bodies go through their schemas
+// ($lib/api: one per body) with `parseWith`.
 
-import { badRequest } from './errors';
+import { safeParse, type BaseIssue, type GenericSchema, type InferOutput } from 'valibot';
+import { badRequest, InvalidError, type ApiIssue } from './errors';
+
+/** `from.step`, `inputs[2].text`: where an issue is ('' for the value itself). */
+function pathOf(issue: BaseIssue<unknown>): string {
+	let out = '';
+	for (const item of issue.path ?? []) {
+		const key = (item as { key?: unknown }).key;
+		if (typeof key === 'number') out += `[${key}]`;
+		else out += out ? `.${String(key)}` : String(key);
+	}
+	return out;
+}
+
+/** One issue as a sentence: the place, then what the schema says of it (see $lib/api/schema). */
+function describe(issue: BaseIssue<unknown>, path: string, what: string): string {
+	// a field the object does not have
+	if (issue.expected === 'never' && issue.type.endsWith('object')) {
+		const at = path.lastIndexOf('.');
+		const key = String(issue.input).slice(0, 40);
+		const parent = at < 0 ? '' : path.slice(0, at);
+		const list = issue.message.startsWith('(') ? ` ${issue.message}` : '';
+		return `${parent ? `${parent}: ` : ''}unknown field "${key}"${list}`;
+	}
+	// a field the object must have
+	if (issue.input === undefined && issue.expected?.startsWith('"') && issue.type.endsWith('object')) return `${path} is required`;
+	const place = path || what;
+	// valibot's own messages are sentences ("Invalid type: ..."); the schemas' say what the value must be
+	return /^[A-Z]/.test(issue.message) ? `${place}: ${issue.message}` : `${place} ${issue.message}`;
+}
+
+/**
+ * A query string as an object for its schema: each parameter's value (its last), the `repeated`
+ * ones as lists; parameters given empty are left out (absent, as a form leaves them).
+ */
+export function queryOf(params: URLSearchParams, repeated: readonly string[] = []): Record<string, string | string[]> {
+	const out: Record<string, string | string[]> = {};
+	for (const key of new Set(params.keys())) {
+		if (repeated.includes(key)) {
+			const all = params.getAll(key).filter((x) => x !== '');
+			if (all.length) out[key] = all;
+		} else {
+			const value = params.getAll(key).at(-1) ?? '';
+			if (value !== '') out[key] = value;
+		}
+	}
+	return out;
+}
+
+/**
+ * `value` checked by `schema`: its output, or an InvalidError whose message names the first field
+ * at fault (and how many more there are) and whose issues list each with its path. `what` names
+ * the value itself ("the body", "the query").
+ */
+export function parseWith<S extends GenericSchema>(schema: S, value: unknown, what = 'the body'): InferOutput<S> {
+	const result = safeParse(schema, value, { abortEarly: false });
+	if (result.success) return result.output;
+	const issues: ApiIssue[] = result.issues.map((i) => {
+		const path = pathOf(i);
+		return { message: describe(i, path, what), ...(path && { path }) };
+	});
+	const more = issues.length - 1;
+	throw new InvalidError(`${issues[0].message}${more ? ` (and ${more} more problem${more === 1 ? '' : 's'})` : ''}`, { issues });
+}
 
 export interface IntRange {
 	min?: number;
@@ -21,37 +85,6 @@ export function queryInt(url: URL, name: string, range: IntRange = {}): number |
 	return checkRange(Number(raw), name, range);
 }
 
-/** An integer from a JSON body (`undefined` when absent). */
-export function bodyInt(value: unknown, name: string, range: IntRange = {}): number | undefined {
-	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'number' || !Number.isInteger(value)) throw badRequest(`${name} must be a whole number`);
-	return checkRange(value, name, range);
-}
-
-export function bodyNumber(value: unknown, name: string, min: number, max: number): number {
-	if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest(`${name} must be a number`);
-	if (value < min || value > max) throw badRequest(`${name} must be between ${min} and ${max}, not ${value}`);
-	return value;
-}
-
-export function bodyString(value: unknown, name: string, opts: { max?: number; optional?: boolean; pattern?: RegExp } = {}): string | undefined {
-	if (value === undefined || value === null) {
-		if (opts.optional) return undefined;
-		throw badRequest(`${name} is required`);
-	}
-	if (typeof value !== 'string') throw badRequest(`${name} must be a string`);
-	if (!opts.optional && !value.trim()) throw badRequest(`${name} is empty`);
-	if (value.length > (opts.max ?? 2000)) throw badRequest(`${name} is longer than ${opts.max ?? 2000} characters`);
-	if (opts.pattern && !opts.pattern.test(value)) throw badRequest(`${name} "${value.slice(0, 80)}" is not valid`);
-	return value;
-}
-
-export function bodyBool(value: unknown, name: string): boolean | undefined {
-	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'boolean') throw badRequest(`${name} must be true or false`);
-	return value;
-}
-
 /** `r,i,v`: three non-negative numbers for recency, importance and relevance. */
 export function parseWeights(raw: string | null): { recency: number; importance: number; relevance: number } | undefined {
 	if (raw === null || raw === '') return undefined;
@@ -64,7 +97,7 @@ export function parseWeights(raw: string | null): { recency: number; importance:
 }
 
 /** An agent name as typed (an id like `klaus-mueller` or a full name like `Klaus Mueller`). */
-export const AGENT_NAME = /^[\p{L}\p{N} _.'-]{1,100}$/u;
+export { AGENT_NAME } from '../api/schema';
 /** A retrieval trace id: `<agent id>/r<n>`. */
 export const TRACE_ID = /^[\w.-]{1,100}\/r\d{1,9}$/;
 export const TEMPLATE_ID = /^[a-z_]{1,60}$/;

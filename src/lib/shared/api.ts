@@ -1,6 +1,8 @@
 // The browser's side of the IDE's HTTP API (shapes in $lib/api/types), and the one way every
 // client of the API (prompts, evaluation, diff) calls it: `request`. Every call throws an
-// ApiError carrying the server's own message, so screens can show it as it is.
+// ApiError read from the API's one error shape ($lib/api/errors): the server's own message, so
+// screens can show it as it is, its kind and status, and what it lists (issues; a world's
+// problems, which ProblemsError keeps for the editor).
 
 import type {
 	AgentDetail,
@@ -31,8 +33,9 @@ import type { SearchAnswer } from '$lib/api/search';
 import type { StepChanges } from '$lib/api/changes';
 import type { ModelUse } from '$lib/api/model-use';
 import type { RetrievalTable, TraceSummary } from '$lib/api/traces';
+import { kindOfStatus, readErrorBody, type ApiErrorBody, type ApiIssue, type ErrorKind } from '$lib/api/errors';
 import type { MapDoc } from '$lib/world/doc';
-import type { WorldProblem } from '$lib/world/problems';
+import { formatProblem, type WorldProblem } from '$lib/world/problems';
 
 export type { RetrievalTable, TableRow, TraceSummary } from '$lib/api/traces';
 
@@ -41,37 +44,47 @@ export type Fetch = typeof fetch;
 /** The global fetch, looked up at each call. */
 export const defaultFetch: Fetch = (...args) => fetch(...args);
 
+/** An error answer of the API (or no answer: status 0), with what the one error shape ($lib/api/errors) says. */
 export class ApiError extends Error {
+	/** what went wrong (from the answer's `kind`, else its status) */
+	readonly kind: ErrorKind;
+	/** what is wrong with the request, each with its place (a body's fields, a template's lines) */
+	readonly issues: ApiIssue[];
 	constructor(
 		message: string,
-		readonly status: number
+		readonly status: number,
+		details: { kind?: ErrorKind; issues?: ApiIssue[] } = {}
 	) {
 		super(message);
 		this.name = 'ApiError';
+		this.kind = details.kind ?? (status === 0 ? 'unavailable' : kindOfStatus(status));
+		this.issues = details.issues ?? [];
 	}
 }
 
 /**
- * The error a call throws: `body` is the error answer's JSON object ({} when it is not JSON), or
- * null when the server did not answer (status 0).
+ * The error a call throws: `body` is the error answer read as the one error shape, or null when
+ * the server did not answer (status 0).
  */
-export type ErrorFactory = (message: string, status: number, body: Record<string, unknown> | null) => ApiError;
+export type ErrorFactory = (message: string, status: number, body: ApiErrorBody | null) => ApiError;
 
-const apiError: ErrorFactory = (message, status) => new ApiError(message, status);
+/** The generic client's error: the message, with a world's problems (when the answer lists them) on the lines after it. */
+const apiError: ErrorFactory = (message, status, body) =>
+	new ApiError(body?.problems?.length ? `${message}:\n${body.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}` : message, status, {
+		kind: body?.kind,
+		issues: body?.issues
+	});
 
-/** The readable part of an error answer: SvelteKit's `{ message }`, `{ error }`, or the text. */
-async function readError(res: Response): Promise<{ message: string; body: Record<string, unknown> }> {
+/** An error answer as the one error shape (SvelteKit's own errors, and a text that is not JSON, are read as well as they can be). */
+async function readError(res: Response): Promise<ApiErrorBody> {
 	const text = await res.text().catch(() => '');
-	let body: Record<string, unknown> = {};
+	let parsed: unknown = null;
 	try {
-		const parsed: unknown = JSON.parse(text);
-		if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+		parsed = JSON.parse(text);
 	} catch {
 		// not JSON: the text as it is
 	}
-	if (typeof body.message === 'string') return { message: body.message, body };
-	if (typeof body.error === 'string') return { message: body.error, body };
-	return { message: text.trim() || `${res.status} ${res.statusText}`, body };
+	return readErrorBody(parsed, res.status, text.trim() || `${res.status} ${res.statusText}`);
 }
 
 /**
@@ -87,8 +100,8 @@ export async function request<T>(f: Fetch, url: string, init?: RequestInit, toEr
 		throw toError(`The studio server did not answer (${url}): ${err instanceof Error ? err.message : String(err)}`, 0, null);
 	}
 	if (!res.ok) {
-		const { message, body } = await readError(res);
-		throw toError(message, res.status, body);
+		const body = await readError(res);
+		throw toError(body.message, res.status, body);
 	}
 	return (await res.json()) as T;
 }
@@ -181,17 +194,18 @@ export class ProblemsError extends ApiError {
 	constructor(
 		message: string,
 		status: number,
-		readonly problems: WorldProblem[]
+		readonly problems: WorldProblem[],
+		details: { kind?: ErrorKind; issues?: ApiIssue[] } = {}
 	) {
-		super(message, status);
+		super(message, status, details);
 		this.name = 'ProblemsError';
 	}
 }
 
 /** The worlds API's errors: a ProblemsError with the problems an error answer lists; ApiError (status 0) for no answer. */
-const problemsError: ErrorFactory = (message, status, body) => {
+export const problemsError: ErrorFactory = (message, status, body) => {
 	if (!body) return new ApiError(message, status);
-	return new ProblemsError(message, status, Array.isArray(body.problems) ? (body.problems as WorldProblem[]) : []);
+	return new ProblemsError(message, status, body.problems ?? [], { kind: body.kind, issues: body.issues });
 };
 
 function worldRequest<T>(f: Fetch, url: string, method = 'GET', body?: unknown): Promise<T> {

@@ -35,15 +35,25 @@ describe('request', () => {
 		expect(await request<{ n: number }>(answering(200, { n: 3 }), '/api/x')).toEqual({ n: 3 });
 	});
 
-	it("throws the server's message: { message }, then { error }, then the text, then the status", async () => {
-		expect(await caught(request(answering(400, { message: 'bad step' }), '/api/x'))).toMatchObject({ message: 'bad step', status: 400 });
-		expect(await caught(request(answering(404, { error: 'no run "r1"' }), '/api/x'))).toMatchObject({
-			message: 'no run "r1"',
-			status: 404
+	it("throws the API's one error shape: its message, kind and issues; else the text, then the status", async () => {
+		const issues = [{ path: 'steps', message: 'steps is required' }];
+		expect(await caught(request(answering(400, { kind: 'invalid', message: 'steps is required', issues }), '/api/x'))).toMatchObject({
+			message: 'steps is required',
+			status: 400,
+			kind: 'invalid',
+			issues
 		});
+		// SvelteKit's own errors have no kind: the status says it
+		expect(await caught(request(answering(404, { message: 'Not Found' }), '/api/x'))).toMatchObject({ message: 'Not Found', status: 404, kind: 'not-found' });
 		expect((await caught(request(answering(502, '  proxy down \n'), '/api/x'))).message).toBe('proxy down');
 		expect((await caught(request(answering(500, ''), '/api/x'))).message).toBe('500 Teapot');
 		expect((await caught(request(answering(500, 'null'), '/api/x'))).message).toBe('null');
+	});
+
+	it("a generic client's error lists a world's problems after the message", async () => {
+		const problems = [{ file: 'world.json', where: 'line 2', message: '"start" must be a calendar time' }];
+		const err = await caught(request(answering(400, { kind: 'invalid', message: 'world "x" has 1 problem', problems }), '/api/runs'));
+		expect(err.message).toBe('world "x" has 1 problem:\n  world.json (line 2): "start" must be a calendar time');
 	});
 
 	it('throws ApiError with status 0 naming the address when the server does not answer', async () => {
@@ -86,9 +96,10 @@ describe('the clients', () => {
 
 	it('a refused world edit is a ProblemsError with the problems the server lists', async () => {
 		const problems = [{ file: 'world.json', where: 'name', message: 'name is empty' }];
-		const err = await caught(saveWorldSettings('town', {} as never, answering(400, { message: 'the world has 1 problem', problems })));
+		const err = await caught(saveWorldSettings('town', {} as never, answering(400, { kind: 'invalid', message: 'the world has 1 problem', problems })));
 		expect(err).toBeInstanceOf(ProblemsError);
 		expect(err.message).toBe('the world has 1 problem');
+		expect(err.kind).toBe('invalid');
 		expect((err as ProblemsError).problems).toEqual(problems);
 		const down = await caught(saveWorldSettings('town', {} as never, unreachable));
 		expect(down).not.toBeInstanceOf(ProblemsError);
@@ -97,7 +108,7 @@ describe('the clients', () => {
 
 	it('a refused prompt set is a PromptsApiError with its issues, and so is no answer (with none)', async () => {
 		const issues = [{ template: 'plan', line: 3, message: 'unknown variable' }];
-		const err = await caught(createPromptsApi(answering(400, { message: 'refused', issues })).save({ message: 'm', templates: [] }));
+		const err = await caught(createPromptsApi(answering(400, { kind: 'invalid', message: 'refused', issues })).save({ message: 'm', templates: [] }));
 		expect(err).toBeInstanceOf(PromptsApiError);
 		expect((err as PromptsApiError).issues).toEqual(issues);
 		const down = await caught(createPromptsApi(unreachable).overview());
@@ -106,11 +117,11 @@ describe('the clients', () => {
 		expect(down.status).toBe(0);
 	});
 
-	it("the evaluation and diff clients throw ApiError with the server's { error }", async () => {
-		const evalErr = await caught(createEvalApi(answering(404, { error: 'no run "x"' })).report('x', 3));
-		expect(evalErr).toMatchObject({ message: 'no run "x"', status: 404 });
+	it("the evaluation and diff clients throw ApiError with the server's message and kind", async () => {
+		const evalErr = await caught(createEvalApi(answering(404, { kind: 'not-found', message: 'no run "x"' })).report('x', 3));
+		expect(evalErr).toMatchObject({ message: 'no run "x"', status: 404, kind: 'not-found' });
 		const calls: [string, RequestInit | undefined][] = [];
-		const diffErr = await caught(fetchDiff('a', 'b', answering(400, { error: 'a diff compares two runs' }, calls)));
+		const diffErr = await caught(fetchDiff('a', 'b', answering(400, { kind: 'invalid', message: 'a diff compares two runs' }, calls)));
 		expect(diffErr).toMatchObject({ message: 'a diff compares two runs', status: 400 });
 		expect(calls[0][0]).toBe('/api/diff?a=a&b=b');
 	});

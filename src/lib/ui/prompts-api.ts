@@ -14,22 +14,23 @@ import type {
 	TryRequest,
 	TryResult
 } from '$lib/api/prompts';
+import type { ErrorKind } from '$lib/api/errors';
 import { ApiError, defaultFetch, jsonInit, request, type ErrorFactory, type Fetch } from '$lib/shared/api';
 
 export class PromptsApiError extends ApiError {
 	constructor(
 		message: string,
 		status: number,
-		readonly issues: PromptIssue[]
+		override readonly issues: PromptIssue[],
+		kind?: ErrorKind
 	) {
-		super(message, status);
+		super(message, status, { kind, issues });
 		this.name = 'PromptsApiError';
 	}
 }
 
-/** An error answer's message and issues; no answer at all is a PromptsApiError with none (status 0). */
-const promptsError: ErrorFactory = (message, status, body) =>
-	new PromptsApiError(message, status, Array.isArray(body?.issues) ? (body.issues as PromptIssue[]) : []);
+/** An error answer's message and issues (a refused set's problems); no answer at all is a PromptsApiError with none (status 0). */
+const promptsError: ErrorFactory = (message, status, body) => new PromptsApiError(message, status, body?.issues ?? [], body?.kind);
 
 function call<T>(f: Fetch, url: string, method = 'GET', body?: unknown): Promise<T> {
 	return request<T>(f, url, jsonInit(method, body), promptsError);

@@ -29,14 +29,15 @@ export function formatProblem(p: WorldProblem): string {
 
 export class WorldError extends Error {
 	readonly problems: WorldProblem[];
+	/** the first line of the message: what has how many problems (`world "x" has 2 problems`) */
+	readonly summary: string;
 	constructor(problems: WorldProblem[], world = 'world') {
 		const n = problems.length;
-		super(
-			`${world} has ${n} problem${n === 1 ? '' : 's'}:\n` +
-				problems.map((p) => `  ${formatProblem(p)}`).join('\n')
-		);
+		const summary = `${world} has ${n} problem${n === 1 ? '' : 's'}`;
+		super(`${summary}:\n` + problems.map((p) => `  ${formatProblem(p)}`).join('\n'));
 		this.name = 'WorldError';
 		this.problems = problems;
+		this.summary = summary;
 	}
 }
 

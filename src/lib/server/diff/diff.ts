@@ -48,12 +48,13 @@ import {
 	type SideSummary,
 	type Verdict
 } from '../../api/diff';
-import type { SimInput } from '../../engine/sim';
+import { describeInput, type SimInput } from '../../engine/inputs';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import type { TrackedFact } from '../../engine/types';
 import { ProblemList } from '../../world/problems';
-import { callKeyOrder, listSnapshotSteps, readRunMeta, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
-import { intAt, logStamp, readLogBytes } from '../journal/log';
+import { listSnapshotSteps, readRunMeta, readSnapshot, type RunMeta } from '../journal/journal';
+import { callKeyOrder, callLineStep, callLineTemplate, cutCallLine, parseCallLine, type CallCut } from '../journal/call-line';
+import { logStamp, readLogBytes } from '../journal/log';
 import { AgentCuts, agentsRange, commitHeadIsEmpty, commitLineMemories, commitLineStep, commitParts, cutCommitLine, headRange, parseCommitHead, type CommitCuts } from '../journal/commit-line';
 import { lineageSpans, runLineage, spanOfStep } from '../store/store';
 import { dataHome } from '../paths';
@@ -62,6 +63,7 @@ import { JournalText } from './journal-text';
 import { readMemories, type StoredMemory } from './memories';
 import { validRunId } from '../../shared/ids';
 import { mergeRanges } from '../../shared/ranges';
+import { InvalidError, NotFoundError } from '../errors';
 
 export interface DiffOptions {
 	home?: string;
@@ -131,18 +133,13 @@ class RunFiles {
 		return [bound(from), bound(to)];
 	}
 
-	stepOfCall(i: number): number {
-		return this.stepsOfCalls()[i];
-	}
-
 	private stepsOfCalls(): Int32Array {
 		if (this.callSteps) return this.callSteps;
 		const t = this.calls;
 		const out = new Int32Array(t.count);
 		for (let i = 0; i < t.count; i++) {
 			const at = t.starts[i];
-			const text = t.text(i);
-			const s = text.startsWith('{"s":', at) ? intAt(text, at + 5) : NaN;
+			const s = callLineStep(t.text(i), at);
 			if (Number.isNaN(s)) throw new Error(`run ${this.id}: calls.jsonl line ${i + 1} does not start with its step`);
 			out[i] = s;
 		}
@@ -164,7 +161,7 @@ class RunSet {
 		let r = this.runs.get(id);
 		if (!r) {
 			const dir = path.join(this.runsDir, id);
-			if (!this.has(id)) throw new Error(`no run "${id}"`);
+			if (!this.has(id)) throw new NotFoundError(`no run "${id}"`);
 			r = new RunFiles(id, dir);
 			this.runs.set(id, r);
 		}
@@ -310,65 +307,23 @@ function callRefs(spans: Span[], start: number, end: number, creation: boolean):
 	return out;
 }
 
-/** A quoted field value `,"name":"...` read from a call line (keys and template ids hold no escapes). */
-function plainField(t: string, name: string, from: number, end: number): { value: string; at: number } {
-	const tag = `,"${name}":"`;
-	const at = t.indexOf(tag, from);
-	if (at < 0 || at > end) return { value: '', at: -1 };
-	const v = at + tag.length;
-	const close = t.indexOf('"', v);
-	return { value: t.slice(v, close), at: close };
-}
-
-interface CallCut {
-	s: number;
-	key: string;
-	template: string;
-	/** the prompt member and the answer member up to the value */
-	prompt: string;
-	answer: string;
-	failsafe: boolean;
-}
-
+/** The call's step, key, template, prompt and answer, cut from its line (../journal/call-line.ts). */
 function cutCall(ref: CallRef): CallCut {
 	const j = ref.run.calls;
-	const t = j.text(ref.i);
-	const start = j.starts[ref.i];
-	const end = j.ends[ref.i];
-	const key = plainField(t, 'key', start, end);
-	const template = plainField(t, 'template', key.at, end);
-	const promptAt = t.indexOf(',"prompt":', template.at);
-	const answerAt = promptAt < 0 ? -1 : t.indexOf(',"answer":', promptAt);
-	const failsafeAt = t.lastIndexOf(',"failsafe":', end);
-	const varsAt = promptAt < 0 ? -1 : t.indexOf(',"vars":', promptAt);
-	if (key.at < 0 || template.at < 0 || promptAt < 0 || promptAt > end || answerAt < 0 || answerAt > end || failsafeAt < answerAt) {
-		throw new Error(`run ${ref.run.id}: calls.jsonl line ${ref.i + 1} is not a model call record`);
-	}
-	return {
-		s: ref.run.stepOfCall(ref.i),
-		key: key.value,
-		template: template.value,
-		// the recorded variables (between prompt and answer) are not compared: the prompt is
-		// their rendering, and runs made before variables were recorded have none
-		prompt: t.slice(promptAt, varsAt > promptAt && varsAt < answerAt ? varsAt : answerAt),
-		answer: t.slice(answerAt, failsafeAt),
-		failsafe: t.startsWith(',"failsafe":true', failsafeAt)
-	};
+	const c = cutCallLine(j.text(ref.i), j.starts[ref.i], j.ends[ref.i]);
+	if (!c) throw new Error(`run ${ref.run.id}: calls.jsonl line ${ref.i + 1} is not a model call record`);
+	return c;
 }
 
 /** Template and fail-safe flag only (every call of the range is counted). */
 function templateOf(ref: CallRef): { template: string; failsafe: boolean } {
 	const j = ref.run.calls;
-	const t = j.text(ref.i);
-	const start = j.starts[ref.i];
-	const end = j.ends[ref.i];
-	const template = plainField(t, 'template', start, end);
-	const failsafeAt = t.lastIndexOf(',"failsafe":', end);
-	return { template: template.value, failsafe: failsafeAt > start && t.startsWith(',"failsafe":true', failsafeAt) };
+	return callLineTemplate(j.text(ref.i), j.starts[ref.i], j.ends[ref.i]);
 }
 
 function callSide(ref: CallRef): CallSide {
-	const c = ref.run.calls.json<CallRecord>(ref.i);
+	const j = ref.run.calls;
+	const c = parseCallLine(j.utf8(ref.i, j.starts[ref.i], j.ends[ref.i]));
 	return { template: c.template, prompt: c.prompt, answer: c.answer, templateVersion: c.templateVersion, failsafe: c.failsafe };
 }
 
@@ -507,17 +462,6 @@ function worldFileChanges(a: RunFiles, b: RunFiles): RunChange[] {
 	return out;
 }
 
-function inputText(i: SimInput): string {
-	switch (i.type) {
-		case 'whisper':
-			return `inner voice to ${i.agent}: ${i.text}`;
-		case 'set-object':
-			return `${i.address} set to "${i.state}"`;
-		case 'interview':
-			return `interview of ${i.agent} by ${i.interviewer}: ${i.question}`;
-	}
-}
-
 function setupChanges(a: RunFiles, b: RunFiles, inputsA: { step: number; input: SimInput }[], inputsB: { step: number; input: SimInput }[]): RunChange[] {
 	const ma = a.meta;
 	const mb = b.meta;
@@ -559,8 +503,8 @@ function setupChanges(a: RunFiles, b: RunFiles, inputsA: { step: number; input: 
 		if (n > 0) left.set(key(x), n - 1);
 		return n > 0;
 	});
-	for (const x of onlyA) out.push({ kind: 'input', key: String(x.step), a: inputText(x.input), b: null });
-	for (const x of onlyB) out.push({ kind: 'input', key: String(x.step), a: null, b: inputText(x.input) });
+	for (const x of onlyA) out.push({ kind: 'input', key: String(x.step), a: describeInput(x.input), b: null });
+	for (const x of onlyB) out.push({ kind: 'input', key: String(x.step), a: null, b: describeInput(x.input) });
 	return out;
 }
 
@@ -908,7 +852,7 @@ export async function computeDiff(aId: string, bId: string, opts: DiffOptions = 
 	const agentsA = agentList(start < end ? (ownerAt(spansA, start) as Span).run : runA, start < end ? start : null);
 	const agentsB = agentList(start < end ? (ownerAt(spansB, start) as Span).run : runB, start < end ? start : null);
 	if (agentsA.map((x) => x.id).join('\n') !== agentsB.map((x) => x.id).join('\n')) {
-		throw new Error(`runs ${aId} and ${bId} have different agents; a diff compares runs of the same town`);
+		throw new InvalidError(`runs ${aId} and ${bId} have different agents; a diff compares runs of the same town`);
 	}
 	const n = agentsA.length;
 	const names = new Map(agentsA.map((x) => [x.id, x.name]));

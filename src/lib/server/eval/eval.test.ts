@@ -399,13 +399,13 @@ describe('the HTTP API', () => {
 	it('answers bad requests with a status and a message', async () => {
 		const bad = await call(evalRoute.GET, run.run, '?format=csv&table=people');
 		expect(bad.status).toBe(400);
-		expect(((await bad.json()) as { error: string }).error).toMatch(/table must be one of diffusion, relationships, attendance, interviews/);
+		expect(((await bad.json()) as { message: string }).message).toMatch(/table must be one of diffusion, relationships, attendance, interviews/);
 		expect((await call(evalRoute.GET, 'no-such-run')).status).toBe(404);
 		expect((await call(evalRoute.GET, run.run, `?step=${STEPS + 5}`)).status).toBe(404);
 		expect((await call(evalRoute.GET, run.run, '?format=csv&table=interviews&step=5')).status).toBe(404);
 		const wrong = await call(interviewsRoute.POST, run.run, '/interviews', 'POST', { conditions: ['everything'] });
 		expect(wrong.status).toBe(400);
-		expect(((await wrong.json()) as { error: string }).error).toMatch(/unknown condition "everything"/);
+		expect(((await wrong.json()) as { message: string }).message).toMatch(/conditions\[0\] must be one of "full", .*not "everything"/);
 		expect((await call(interviewsRoute.POST, run.run, '/interviews', 'POST', { agent: 'x' })).status).toBe(400);
 	});
 });

@@ -47,7 +47,7 @@ async function call(handler: Handler, query = '', method = 'GET', body?: unknown
 }
 
 async function errorOf(res: Response): Promise<string> {
-	return ((await res.json()) as { error: string }).error;
+	return ((await res.json()) as { message: string }).message;
 }
 
 describe('human-written answers', () => {

@@ -8,8 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { HumanAnswerInput, HumanAnswerRecord, HumanAnswerSet, HumanAnswersRequest, InterviewSet } from '../../api/eval';
 import { HUMAN_ANSWER_MAX, HUMAN_CONDITION } from '../../eval/questions';
-import { RequestError, badRequest } from '../errors';
-import { isRecord } from '../../shared/guards';
+import { ConflictError, InvalidError, NotFoundError } from '../errors';
 import { dataHome } from '../paths';
 import { openRun } from '../run/runner';
 import { readInterviewSet } from './interviews';
@@ -25,7 +24,7 @@ export function readHumanAnswers(runDir: string, step: number): HumanAnswerSet |
 	if (!existsSync(file)) return undefined;
 	const set = readJson<HumanAnswerSet>(file);
 	if (!set || set.schema !== 1 || !Array.isArray(set.answers)) {
-		throw new Error(`${file} is not a file of human-written answers (schema 1); move it away to start again`);
+		throw new ConflictError(`${file} is not a file of human-written answers (schema 1); move it away to start again`);
 	}
 	return set;
 }
@@ -40,14 +39,16 @@ export interface HumanAnswerProblem {
 	message: string;
 }
 
-/** Answers refused: every problem is listed in the message (a 400 answer for the API). */
-export class HumanAnswersError extends RequestError {
+/** Answers refused (`invalid`): every problem is listed in the message, and as the error's issues. */
+export class HumanAnswersError extends InvalidError {
 	constructor(
-		readonly issues: HumanAnswerProblem[],
+		readonly answerProblems: HumanAnswerProblem[],
 		what = 'the human-written answers'
 	) {
-		const n = issues.length;
-		super(400, `${what} ${n === 1 ? 'have a problem' : `have ${n} problems`}:\n${issues.map((p) => `  ${p.where}: ${p.message}`).join('\n')}`);
+		const n = answerProblems.length;
+		super(`${what} ${n === 1 ? 'have a problem' : `have ${n} problems`}:\n${answerProblems.map((p) => `  ${p.where}: ${p.message}`).join('\n')}`, {
+			issues: answerProblems.map((p) => ({ path: p.where, message: p.message }))
+		});
 		this.name = 'HumanAnswersError';
 	}
 }
@@ -187,28 +188,9 @@ export function deleteHumanAnswer(runId: string, step: number | undefined, agent
 	const answers = stored?.answers ?? [];
 	const kept = answers.filter((a) => !(a.agent === id && a.question === question));
 	if (kept.length === answers.length) {
-		throw new RequestError(404, `no human-written answer of ${id.slice(0, 60)} to "${question.slice(0, 60)}" is stored for step ${set.step}`);
+		throw new NotFoundError(`no human-written answer of ${id.slice(0, 60)} to "${question.slice(0, 60)}" is stored for step ${set.step}`);
 	}
 	const next: HumanAnswerSet = { schema: 1, run: runId, step: set.step, answers: kept };
 	writeJsonFile(humanAnswersFile(reader.dir, set.step), next);
 	return next;
-}
-
-/** The body of PUT /api/runs/:id/eval/human, checked for shape (the answers themselves by `checkHumanAnswers`). */
-export function parseHumanAnswersRequest(body: unknown): HumanAnswersRequest {
-	if (!isRecord(body)) throw badRequest('the body must be a JSON object { step?, answers: [{ agent, question, answer }] }');
-	for (const key of Object.keys(body)) if (!['step', 'answers'].includes(key)) throw badRequest(`unknown field "${key.slice(0, 40)}" (fields: step, answers)`);
-	const step = body.step;
-	if (step !== undefined && step !== null && !(typeof step === 'number' && Number.isInteger(step) && step >= 0)) {
-		throw badRequest('step must be a whole number of steps');
-	}
-	const list = body.answers;
-	if (!Array.isArray(list)) throw badRequest('answers must be a list of { agent, question, answer }');
-	if (list.length > 10_000) throw badRequest(`answers holds ${list.length} entries; at most 10000 are taken at once`);
-	const answers = list.map((item, k) => {
-		if (!isRecord(item)) throw badRequest(`answers[${k}] must be an object { agent, question, answer }`);
-		for (const key of Object.keys(item)) if (!['agent', 'question', 'answer'].includes(key)) throw badRequest(`answers[${k}]: unknown field "${key.slice(0, 40)}" (fields: agent, question, answer)`);
-		return { agent: item.agent, question: item.question, answer: item.answer } as HumanAnswerInput;
-	});
-	return { ...(typeof step === 'number' ? { step } : {}), answers };
 }

@@ -18,7 +18,7 @@ import {
 	type ConditionId,
 	type InterviewQuestion
 } from '../../eval/questions';
-import { notFound } from '../errors';
+import { InvalidError, notFound } from '../errors';
 import { dataHome, worldsDir } from '../paths';
 import { createModel, type LiveModel, type ModelChoice } from '../run/models';
 import { loadState, openRun } from '../run/runner';
@@ -56,10 +56,10 @@ export async function runModel(runDir: string, provider: string, home: string): 
 
 export function checkConditions(list: readonly string[] | undefined): ConditionId[] {
 	if (list === undefined) return [...CONDITION_IDS];
-	if (list.length === 0) throw new Error(`name at least one condition (${CONDITION_IDS.join(', ')})`);
+	if (list.length === 0) throw new InvalidError(`name at least one condition (${CONDITION_IDS.join(', ')})`);
 	const out: ConditionId[] = [];
 	for (const c of list) {
-		if (!conditionOf(c)) throw new Error(`unknown condition "${c}" (conditions: ${CONDITION_IDS.join(', ')})`);
+		if (!conditionOf(c)) throw new InvalidError(`unknown condition "${c}" (conditions: ${CONDITION_IDS.join(', ')})`);
 		if (!out.includes(c as ConditionId)) out.push(c as ConditionId);
 	}
 	// the paper's order, whatever order they were asked in

@@ -34,6 +34,7 @@ import { dataHome } from '../paths';
 import { checkScenarioEvents, parseGameTime, readScenario, type ScenarioFact } from '../world/manifest';
 import { INTERVIEWER, memoryRef, pool, INTERVIEW_CONCURRENCY, runModel } from './interviews';
 import { evaluationsDir, lastStep, lineageOf, readJson, scanJournal, StateSource, writeJsonFile, type JournalScan } from './sources';
+import { NotFoundError } from '../errors';
 
 /** At most this many sampling intervals: every game hour, or every few hours for long runs. */
 export const MAX_INTERVALS = 48;
@@ -239,7 +240,7 @@ async function evaluate(runId: string, opts: EvaluateOptions & { home: string })
 	const committed = lastStep(reader);
 	const step = opts.step ?? committed;
 	if (!Number.isInteger(step) || step < 0 || step > committed) {
-		throw new Error(`run ${runId} has steps ${reader.meta.firstStep}..${committed}; step ${step} is not among them`);
+		throw new NotFoundError(`run ${runId} has steps ${reader.meta.firstStep}..${committed}; step ${step} is not among them`);
 	}
 	lineage[lineage.length - 1].to = step;
 	// an ancestor holds its steps up to the fork, and none past the evaluated step

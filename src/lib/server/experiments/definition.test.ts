@@ -33,7 +33,7 @@ describe('parseExperiment', () => {
 			expect.unreachable();
 		} catch (e) {
 			expect(e).toBeInstanceOf(ExperimentDefError);
-			const issues = (e as ExperimentDefError).issues.join('\n');
+			const issues = (e as ExperimentDefError).reasons.join('\n');
 			expect((e as Error).message).toMatch(/^bad\.json: /);
 			expect(issues).toMatch(/"colour": unknown field/);
 			expect(issues).toMatch(/world: a world id/);
@@ -59,7 +59,7 @@ describe('parseExperiment', () => {
 			expect.unreachable();
 		} catch (e) {
 			expect(e).toBeInstanceOf(ExperimentDefError);
-			expect((e as ExperimentDefError).issues).toEqual([
+			expect((e as ExperimentDefError).reasons).toEqual([
 				'arms[1].set[0] (arm "relevance x3"): unknown setting "retrieval.weights.relevanse" (did you mean "retrieval.weights.relevance"?)',
 				'arms[1].set[1] (arm "relevance x3"): setting "retrieval.topK" takes a whole number, not 2.5',
 				'arms[1].set[2] (arm "relevance x3"): setting "perception.visionRadius" takes a number, not "far"',

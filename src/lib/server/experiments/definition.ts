@@ -10,13 +10,15 @@ import { DEFAULT_SETTINGS, type Settings } from '../../engine/types';
 import { METRIC_IDS } from './metrics';
 import type { ArmDef, ExperimentDef, Job, ModelName } from '../../api/experiments';
 import { isRecord } from '../../shared/guards';
+import { InvalidError } from '../errors';
 
-export class ExperimentDefError extends Error {
+/** A definition refused (`invalid`): every problem, each naming its field. */
+export class ExperimentDefError extends InvalidError {
 	constructor(
 		readonly file: string,
-		readonly issues: string[]
+		readonly reasons: string[]
 	) {
-		super(`${file}: ${issues.length === 1 ? issues[0] : issues.map((p) => `\n  ${p}`).join("")}`);
+		super(`${file}: ${reasons.length === 1 ? reasons[0] : reasons.map((p) => `\n  ${p}`).join('')}`, { issues: reasons.map((message) => ({ message })) });
 		this.name = 'ExperimentDefError';
 	}
 }

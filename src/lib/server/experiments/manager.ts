@@ -2,11 +2,11 @@
 // are child processes), at most once at a time per experiment; the pages read their progress
 // from the experiment's folder, so one started from the command line shows the same way.
 
-import { RequestError } from '../errors';
+import { ConflictError } from '../errors';
 import { dataHome } from '../paths';
 import { experimentId } from './definition';
 import { resolveExperiment, runExperiment } from './pool';
-import { experimentReport, readProgress, ExperimentNotFound } from './store';
+import { experimentReport, readProgress } from './store';
 import type { ExperimentProgress, ExperimentReport } from '../../api/experiments';
 
 const running = new Map<string, Promise<unknown>>();
@@ -15,7 +15,7 @@ const running = new Map<string, Promise<unknown>>();
 export async function startExperiment(raw: unknown, home = dataHome()): Promise<{ id: string }> {
 	const def = await resolveExperiment(raw, 'definition', home);
 	const id = experimentId(def);
-	if (running.has(id) || readProgress(id, home)?.state === 'running') throw new RequestError(409, `experiment ${id} is already running`);
+	if (running.has(id) || readProgress(id, home)?.state === 'running') throw new ConflictError(`experiment ${id} is already running`);
 	const p = runExperiment(def, { home })
 		.catch(() => {
 			// the failure is in the experiment's progress file and its jobs log
@@ -30,11 +30,7 @@ export interface ExperimentView {
 	progress: ExperimentProgress | null;
 }
 
+/** The report and progress of experiment `id` (not-found when there is none). */
 export function experimentView(id: string, home = dataHome()): ExperimentView {
-	try {
-		return { report: experimentReport(id, home), progress: readProgress(id, home) };
-	} catch (e) {
-		if (e instanceof ExperimentNotFound || /is not an experiment id/.test((e as Error).message)) throw new RequestError(404, (e as Error).message);
-		throw e;
-	}
+	return { report: experimentReport(id, home), progress: readProgress(id, home) };
 }

@@ -105,8 +105,8 @@ export async function resolveExperiment(raw: unknown, file: string, home = dataH
 		return def;
 	} catch (e) {
 		if (!(e instanceof ExperimentDefError) || !(problems.length || later.length) || e.file !== file) throw e;
-		if (e.issues.every((i) => problems.includes(i) || later.includes(i))) throw e;
-		throw new ExperimentDefError(file, [...new Set([...problems, ...e.issues, ...later])]);
+		if (e.reasons.every((i) => problems.includes(i) || later.includes(i))) throw e;
+		throw new ExperimentDefError(file, [...new Set([...problems, ...e.reasons, ...later])]);
 	}
 }
 

@@ -16,6 +16,7 @@ import type { ExperimentDef, ExperimentListing, ExperimentProgress, ExperimentRe
 import { toCsv, type CsvCell } from '../../shared/csv';
 import { writeFileAtomic } from '../fs/atomic';
 import { pidAlive } from '../fs/lock';
+import { NotFoundError } from '../errors';
 
 export interface StoredExperiment {
 	id: string;
@@ -41,7 +42,8 @@ export function experimentsDir(home = dataHome()): string {
 }
 
 export function experimentDir(id: string, home = dataHome()): string {
-	if (!ID.test(id)) throw new Error(`"${id}" is not an experiment id`);
+	// a name that cannot be an experiment's names none
+	if (!ID.test(id)) throw new NotFoundError(`"${id.slice(0, 80)}" is not an experiment id`);
 	return path.join(experimentsDir(home), id);
 }
 
@@ -68,7 +70,7 @@ export function readExperiment(id: string, home = dataHome()): StoredExperiment 
 	return JSON.parse(readFileSync(file, 'utf8')) as StoredExperiment;
 }
 
-export class ExperimentNotFound extends Error {
+export class ExperimentNotFound extends NotFoundError {
 	constructor(id: string) {
 		super(`no experiment "${id}"`);
 		this.name = 'ExperimentNotFound';

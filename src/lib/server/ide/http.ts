@@ -1,40 +1,10 @@
-// Glue between the route handlers and the run manager: JSON answers, JSON errors ({ error }
-// with a status, never a stack trace), request bodies and server-sent events.
+// The run manager's server-sent events (the API's JSON answers and errors are ../http.ts's).
 
-import { json } from '@sveltejs/kit';
 import type { RunEvent } from '../../api/types';
-import { badRequest, describeError } from '../errors';
 import type { RunManager } from './manager';
 
-const MAX_BODY = 256 * 1024;
-
-/** The error answer for anything thrown. */
-export function errorResponse(err: unknown): Response {
-	const { status, message } = describeError(err);
-	if (status >= 500) console.error(message);
-	return json({ error: message }, { status });
-}
-
-/** Runs a handler: its value as JSON, or an error answer. */
-export async function answer(fn: () => unknown): Promise<Response> {
-	try {
-		return json(await fn());
-	} catch (err) {
-		return errorResponse(err);
-	}
-}
-
-/** The JSON body of a request ({} when empty). */
-export async function readBody(request: Request): Promise<unknown> {
-	const text = await request.text();
-	if (text.length > MAX_BODY) throw badRequest(`the body is larger than ${MAX_BODY} bytes`);
-	if (!text.trim()) return {};
-	try {
-		return JSON.parse(text);
-	} catch {
-		throw badRequest('the body is not valid JSON');
-	}
-}
+/** The largest body of a run request (start, control, inputs, interview): they are small. */
+export const RUN_BODY = { limit: 256 * 1024 };
 
 /** Step events waiting for a slow reader beyond this are dropped (it can fetch the frames). */
 const QUEUE_LIMIT = 64;

@@ -47,9 +47,9 @@ describe('budgets, usage and estimates in the IDE', () => {
 		expect(info.pause?.message).toMatch(/budget reached: [\d,]+ of 1 tokens/);
 		expect(info.budget).toEqual({ tokens: 1 });
 
-		const bad = await call<{ error: string }>(controlRoute.POST, { id }, { action: 'budget', budget: { tokens: -5 } });
+		const bad = await call<{ message: string }>(controlRoute.POST, { id }, { action: 'budget', budget: { tokens: -5 } });
 		expect(bad.status).toBe(400);
-		expect(bad.json.error).toMatch(/tokens must be a whole number/);
+		expect(bad.json.message).toMatch(/tokens must be a whole number/);
 
 		expect((await call(controlRoute.POST, { id }, { action: 'budget', budget: { tokens: 10_000_000 } })).status).toBe(200);
 		await call(controlRoute.POST, { id }, { action: 'play' });
@@ -83,7 +83,7 @@ describe('budgets, usage and estimates in the IDE', () => {
 		expect(est.json.tokens.prompt).toBeGreaterThan(0);
 		expect(est.json.usd).toBe(0);
 		expect(est.json.languageModel).toBe(false);
-		expect((await call<{ error: string }>(estimateRoute.POST, {}, { world: 'the-ville-3', steps: 0 })).status).toBe(400);
-		expect((await call<{ error: string }>(estimateRoute.POST, {}, { world: 'nowhere', steps: 5 })).status).toBe(404);
+		expect((await call<{ message: string }>(estimateRoute.POST, {}, { world: 'the-ville-3', steps: 0 })).status).toBe(400);
+		expect((await call<{ message: string }>(estimateRoute.POST, {}, { world: 'nowhere', steps: 5 })).status).toBe(404);
 	}, 60_000);
 });

@@ -167,7 +167,7 @@ describe('run manager and API', () => {
 		const id = runId;
 		await fails(call(controlRoute.POST, { id: 'no-such-run' }, '', { action: 'step' }), 404, /no run/);
 		await fails(call(controlRoute.POST, { id: '..' }, '', { action: 'step' }), 404);
-		await fails(call(controlRoute.POST, { id }, '', { action: 'jump' }), 400, /unknown action/);
+		await fails(call(controlRoute.POST, { id }, '', { action: 'jump' }), 400, /action must be one of play, pause, step, run, speed, budget, not "jump"/);
 		await fails(call(controlRoute.POST, { id }, '', { action: 'speed', stepsPerSecond: -1 }), 400);
 		await fails(call(controlRoute.POST, { id }, '', { action: 'run' }), 400);
 		await fails(call(runsRoute.POST, {}, '', { world: 'nowhere', steps: 3 }), 404, /no world/);

@@ -9,18 +9,16 @@
 // inputs can be queued for its next step) and records `paused` in run.json; it is closed when
 // it reaches its target, when it stays paused and idle, or when the process exits.
 
-import type { Budget, InputResult, RunEvent, RunInfo, StartRunRequest } from '../../api/types';
-import type { SimInput } from '../../engine/sim';
+import { ControlRequestSchema, InputRequestSchema, StartRunRequestSchema, type InputResult, type RunEvent, type RunInfo } from '../../api/types';
+import { apiInputsShape, inputFromJson, mapInputAgents, type SimInput } from '../../engine/inputs';
 import { updateRunMeta, type RunMeta } from '../journal/journal';
 import { liveWriter, RunLockedError, type LockInfo } from '../store/store';
-import { MAX_STEPS, RunQueries, runQueries, type LiveRuns, type LiveView } from '../read/queries';
+import { RunQueries, runQueries, type LiveRuns, type LiveView } from '../read/queries';
 import { LiveRun, RunPausedError } from '../run/runner';
 import { checkBudget } from '../run/cost';
-import { ModelChangeError } from '../run/identity';
-import { RequestError, badRequest } from '../errors';
+import { badRequest, invalidFrom } from '../errors';
 import { markersOf, type RunData } from '../read/run-data';
-import { bodyBool, bodyInt, bodyNumber, bodyString } from '../validate';
-import { isRecord } from '../../shared/guards';
+import { parseWith } from '../validate';
 
 export type RunListener = (event: RunEvent) => void;
 
@@ -102,24 +100,18 @@ export class RunManager implements LiveRuns {
 	// live runs
 
 	/** Starts a new run, or a fork with `from`; answers once it is created. */
+	/** Starts a new run, or a fork with `from` (a StartRunRequest body, checked by its schema); answers once it is created. */
 	async start(body: unknown): Promise<{ id: string }> {
-		if (!isRecord(body)) throw badRequest('the body must be a JSON object (see StartRunRequest)');
-		const req = body as Partial<StartRunRequest> & Record<string, unknown>;
-		const steps = bodyInt(req.steps, 'steps', { min: 0, max: MAX_STEPS });
-		if (steps === undefined) throw badRequest('steps is required');
+		const req = parseWith(StartRunRequestSchema, body);
+		const steps = req.steps;
 		const { seed, model, profile, set, from, world, promptsDir } = this.queries.runRequest(req);
-		const paused = bodyBool(req.paused, 'paused') ?? false;
+		const paused = req.paused ?? false;
 		const inputs = await this.parseInputs(req.inputs, from ? this.run(from.run) : null, true);
 		if (inputs.length > 0 && steps < 1) throw badRequest('inputs are applied at the first step: run at least one step');
-		const budget = this.parseBudget(req.budget);
-		const allowModelChange = bodyBool(req.allowModelChange, 'allowModelChange') ?? false;
-		let run: LiveRun;
-		try {
-			run = await LiveRun.start({ world, steps, seed, model, from, profile, set, inputs, promptsDir, home: this.home, budget, allowModelChange, writer: 'IDE' });
-		} catch (e) {
-			if (e instanceof ModelChangeError) throw new RequestError(409, e.message);
-			throw e instanceof RequestError ? e : badRequest(e instanceof Error ? e.message : String(e));
-		}
+		const budget = checkBudget(req.budget);
+		const allowModelChange = req.allowModelChange ?? false;
+		// a refusal says its kind (a model change, a world's problems, a bad setting...); anything else is a fault
+		const run = await LiveRun.start({ world, steps, seed, model, from, profile, set, inputs, promptsDir, home: this.home, budget, allowModelChange, writer: 'IDE' });
 		const id = run.meta.id;
 		const e = this.adopt(run, inputs);
 		if (run.done) {
@@ -133,16 +125,6 @@ export class RunManager implements LiveRuns {
 		}
 		this.publishStatus(id);
 		return { id };
-	}
-
-	private parseBudget(raw: unknown): Budget | null {
-		if (raw === undefined || raw === null) return null;
-		if (!isRecord(raw)) throw badRequest('budget must be { tokens?, usd? }');
-		try {
-			return checkBudget(raw);
-		} catch (e) {
-			throw badRequest(e instanceof Error ? e.message : String(e));
-		}
 	}
 
 	private adopt(run: LiveRun, queued: SimInput[] = []): Live {
@@ -163,16 +145,11 @@ export class RunManager implements LiveRuns {
 		const data = this.run(id);
 		const meta = data.meta;
 		const holder = this.busyElsewhere(data.dir, meta);
-		if (holder) throw new RequestError(409, new RunLockedError(id, holder).message);
+		if (holder) throw new RunLockedError(id, holder);
 		const p = (async () => {
 			try {
-				let run: LiveRun;
-				try {
-					run = await LiveRun.resume(id, { home: this.home, allowModelChange, writer: 'IDE' });
-				} catch (e) {
-					if (e instanceof ModelChangeError || e instanceof RunLockedError) throw new RequestError(409, e.message);
-					throw e;
-				}
+				// another model than recorded, or another writer: a conflict the error says
+				const run = await LiveRun.resume(id, { home: this.home, allowModelChange, writer: 'IDE' });
 				this.queries.forget(id);
 				return this.adopt(run);
 			} finally {
@@ -183,13 +160,13 @@ export class RunManager implements LiveRuns {
 		return p;
 	}
 
-	async control(id: string, body: unknown): Promise<RunInfo> {
-		if (!isRecord(body) || typeof body.action !== 'string') throw badRequest('the body must be { action: play | pause | step | run | speed | budget }');
+	/** Play, pause, step, run N, speed, budget (a ControlRequest body, checked by its schema). */
+	async control(id: string, raw: unknown): Promise<RunInfo> {
+		const body = parseWith(ControlRequestSchema, raw);
 		const data = this.run(id);
 		switch (body.action) {
 			case 'speed': {
-				const speed = bodyNumber(body.stepsPerSecond, 'stepsPerSecond', 0, 10_000);
-				this.speeds.set(id, speed);
+				this.speeds.set(id, body.stepsPerSecond);
 				this.publishStatus(id);
 				break;
 			}
@@ -203,24 +180,17 @@ export class RunManager implements LiveRuns {
 				break;
 			}
 			case 'budget': {
-				const budget = this.parseBudget(body.budget);
+				const budget = checkBudget(body.budget);
 				const e = this.lives.get(id);
+				// written elsewhere: the lock's conflict
 				if (e) e.run.setBudget(budget);
-				else {
-					try {
-						updateRunMeta(data.dir, { budget }, 'IDE');
-					} catch (e) {
-						if (e instanceof RunLockedError) throw new RequestError(409, e.message);
-						throw e;
-					}
-				}
+				else updateRunMeta(data.dir, { budget }, 'IDE');
 				this.publishStatus(id);
 				break;
 			}
 			case 'play': {
-				const extra = bodyInt(body.steps, 'steps', { min: 1, max: MAX_STEPS });
-				const e = await this.open(id, bodyBool(body.allowModelChange, 'allowModelChange') ?? false);
-				if (e.run.done) e.run.extend(extra ?? Math.round(86_400 / (await data.world()).secondsPerStep));
+				const e = await this.open(id, body.allowModelChange ?? false);
+				if (e.run.done) e.run.extend(body.steps ?? Math.round(86_400 / (await data.world()).secondsPerStep));
 				e.stopAt = null;
 				e.playing = true;
 				this.ensureLoop(id, e);
@@ -228,9 +198,8 @@ export class RunManager implements LiveRuns {
 			}
 			case 'step':
 			case 'run': {
-				const n = body.action === 'step' ? 1 : bodyInt(body.steps, 'steps', { min: 1, max: MAX_STEPS });
-				if (n === undefined) throw badRequest('run needs steps');
-				const e = await this.open(id, bodyBool(body.allowModelChange, 'allowModelChange') ?? false);
+				const n = body.action === 'step' ? 1 : body.steps;
+				const e = await this.open(id, body.allowModelChange ?? false);
 				e.stopAt = nextStep(e) + n;
 				e.run.extend(e.stopAt - e.run.step);
 				e.playing = true;
@@ -238,8 +207,6 @@ export class RunManager implements LiveRuns {
 				if (body.action === 'step' && e.loop) await e.loop;
 				break;
 			}
-			default:
-				throw badRequest(`unknown action "${String(body.action).slice(0, 40)}" (play, pause, step, run, speed, budget)`);
 		}
 		return this.queries.info(id);
 	}
@@ -351,12 +318,11 @@ export class RunManager implements LiveRuns {
 	}
 
 	/** Inner voices and object edits: queued on the live run at that step, else a fork. */
-	async input(id: string, body: unknown): Promise<InputResult> {
-		if (!isRecord(body)) throw badRequest('the body must be { step?, inputs, steps?, paused? }');
+	async input(id: string, raw: unknown): Promise<InputResult> {
+		const body = parseWith(InputRequestSchema, raw);
 		const data = this.run(id);
-		const step = body.step === undefined ? undefined : this.queries.checkStep(data, bodyInt(body.step, 'step') as number);
-		const steps = bodyInt(body.steps, 'steps', { min: 1, max: MAX_STEPS });
-		const paused = bodyBool(body.paused, 'paused');
+		const step = body.step === undefined ? undefined : this.queries.checkStep(data, body.step);
+		const { steps, paused } = body;
 		const inputs = await this.parseInputs(body.inputs, data, false);
 		if (inputs.length === 0) throw badRequest('inputs is empty');
 		let e = this.lives.get(id);
@@ -366,7 +332,8 @@ export class RunManager implements LiveRuns {
 				try {
 					e.run.queue(input);
 				} catch (err) {
-					throw badRequest(err instanceof Error ? err.message : String(err));
+					// the engine's check of an input against the live state
+					throw invalidFrom(err);
 				}
 				e.queued.push(input);
 			}
@@ -379,23 +346,15 @@ export class RunManager implements LiveRuns {
 		return { run: fork.id, queued: false, step: at };
 	}
 
+	/** The body's `inputs` (../../engine/inputs.ts reads each); agents named as typed become ids when the run is known. */
 	private async parseInputs(raw: unknown, data: RunData | null, optional: boolean): Promise<SimInput[]> {
 		if (raw === undefined && optional) return [];
-		if (!Array.isArray(raw) || raw.length > 50) throw badRequest('inputs must be a list of { type: whisper, agent, text } or { type: set-object, address, state }');
+		if (!Array.isArray(raw) || raw.length > 50) throw badRequest(`inputs must be a list of ${apiInputsShape()}`);
 		const out: SimInput[] = [];
 		for (const [i, item] of raw.entries()) {
-			if (!isRecord(item)) throw badRequest(`inputs[${i}] must be an object`);
-			if (item.type === 'whisper') {
-				const agent = bodyString(item.agent, `inputs[${i}].agent`, { max: 100 }) as string;
-				const text = bodyString(item.text, `inputs[${i}].text`, { max: 2000 }) as string;
-				out.push({ type: 'whisper', agent: data ? await this.queries.agentId(data, agent) : agent, text });
-			} else if (item.type === 'set-object') {
-				const address = bodyString(item.address, `inputs[${i}].address`, { max: 300 }) as string;
-				const state = bodyString(item.state, `inputs[${i}].state`, { max: 300 }) as string;
-				out.push({ type: 'set-object', address, state });
-			} else {
-				throw badRequest(`inputs[${i}].type must be "whisper" or "set-object"`);
-			}
+			const input = inputFromJson(item, `inputs[${i}]`);
+			if (!input.ok) throw badRequest(input.error);
+			out.push(data ? await mapInputAgents(input.value, (agent) => this.queries.agentId(data, agent)) : input.value);
 		}
 		return out;
 	}

@@ -1,6 +1,7 @@
 // Calling the API's route handlers in tests the way SvelteKit would, and checking their answers.
 
 import { expect } from 'vitest';
+import { kindOfStatus, type ApiErrorBody } from '../../api/errors';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Handler = (event: any) => Response | Promise<Response>;
@@ -20,14 +21,15 @@ export async function ok<T>(res: Response | Promise<Response>): Promise<T> {
 	return body as T;
 }
 
-/** Expects a JSON error answer with `status`, no stack trace, and a message matching `pattern`; returns the message. */
+/** Expects the API's one JSON error shape with `status` (and the kind of that status), no stack trace, and a message matching `pattern`; returns the message. */
 export async function fails(res: Response | Promise<Response>, status: number, pattern?: RegExp): Promise<string> {
 	const r = await res;
 	expect(r.status).toBe(status);
 	expect(r.headers.get('content-type')).toMatch(/json/);
-	const body = (await r.json()) as { error: string };
-	expect(typeof body.error).toBe('string');
-	expect(body.error).not.toMatch(/\n\s+at /); // no stack trace
-	if (pattern) expect(body.error).toMatch(pattern);
-	return body.error;
+	const body = (await r.json()) as ApiErrorBody;
+	expect(typeof body.message).toBe('string');
+	expect(body.kind).toBe(kindOfStatus(status));
+	expect(body.message).not.toMatch(/\n\s+at /); // no stack trace
+	if (pattern) expect(body.message).toMatch(pattern);
+	return body.message;
 }

@@ -11,7 +11,8 @@
 // position and action. The offsets work the same in a UTF-8 string and in a Latin-1 string of
 // the bytes (the diff's, where offsets are byte offsets): every key and number is ASCII.
 
-import type { AgentView, SimInput } from '../../engine/sim';
+import type { AgentView } from '../../engine/sim';
+import type { SimInput } from '../../engine/inputs';
 import type { ConversationRecord, StepEvent } from '../../engine/state';
 import { intAt } from './log';
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../engine/sim';
-import { RunReader, RunWriter, type CallRecord } from './journal';
+import { RunReader, RunWriter } from './journal';
+import type { CallRecord } from './call-line';
 import { testMeta } from './testing';
 
 /** A stand-in for the state at step 0 (the journal only names the file by its step). */

@@ -3,6 +3,7 @@
 //   run.json             what the run is: world, seed, model, prompt set, settings, parent
 //   world/  prompts/     copies of the world folder and prompt set the run used
 //   calls.jsonl          every model call (template, version, prompt, answer, parsed value...)
+//                        (./call-line.ts, its one reader)
 //   traces.jsonl         every retrieval (enough to rebuild its score table)
 //   steps.jsonl          one commit line per committed step: inputs, events, conversations, agents
 //                        (./commit-line.ts, its one reader)
@@ -35,15 +36,17 @@ import path from 'node:path';
 import { WriteLock, type WriterKind } from './lock';
 import { readSnapshotAt, snapshotStepOf, writeSnapshotAt } from './codec';
 import { commitLineText, parseCommitLine, type StepLine } from './commit-line';
+import { callLineText, parseCallLine, type CallLine, type CallRecord } from './call-line';
 
 /** The commit line's type, declared in ./commit-line.ts (kept here for store/imported-states.ts). */
 import { appendToFile, removeTempFiles, syncFile, writeFileAtomic } from '../fs/atomic';
 import { DiskFullError } from '../fs/disk-full';
 import { committedSteps, cutLog, lastLogStep, LOG_NAMES, readLogLines, removeUnfinishedBlocks, sealLogs, tailFile, type LogName, type StepRange } from './log';
-import type { AgentView, SimInput, Snapshot, StepOutput } from '../../engine/sim';
+import type { AgentView, Snapshot, StepOutput } from '../../engine/sim';
+import type { SimInput } from '../../engine/inputs';
 import type { Ablation, RetrievalTrace } from '../../engine/state';
 import type { Settings } from '../../engine/types';
-import type { Budget, CallView, ImportedRecording, ModelChange, ModelIdentity, PauseInfo, Price, UsageRow } from '../../api/types';
+import type { Budget, ImportedRecording, ModelChange, ModelIdentity, PauseInfo, Price, UsageRow } from '../../api/types';
 
 /**
  * `paused`: stopped between steps, every step committed (by the user, or by itself at its budget
@@ -93,28 +96,6 @@ export interface RunMeta {
 	embeddings?: UsageRow;
 	/** a run made from a recording of the reference implementation: where from, and what it lacks */
 	imported?: ImportedRecording;
-}
-
-/**
- * One model call as the journal keeps it (the API adds the step), with who answered it:
- * provider, endpoint host and model (absent in runs recorded before they were kept).
- */
-export type CallRecord = Omit<CallView, 'step'> & { provider?: string; endpoint?: string; model?: string };
-
-/** Compares call keys `step/agent/n[label.m...]` as the journal orders them (numeric parts as numbers). */
-export function callKeyOrder(a: string, b: string): number {
-	const pa = a.split('/');
-	const pb = b.split('/');
-	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-		const x = pa[i] ?? '';
-		const y = pb[i] ?? '';
-		if (x === y) continue;
-		const nx = Number(x);
-		const ny = Number(y);
-		if (Number.isFinite(nx) && Number.isFinite(ny)) return nx - ny;
-		return x < y ? -1 : 1;
-	}
-	return 0;
 }
 
 /** The files of a run folder, by name: every module finds them here (the logs: ./log.ts). */
@@ -246,7 +227,7 @@ export class RunWriter {
 		const s = out.step;
 		this.lock.verify();
 		// tokens ahead of the prompt, so that indexes reading only a line's head see them
-		this.append('calls', calls.map(({ key, template, tokens, ...c }) => JSON.stringify({ s, key, template, tokens, ...c })));
+		this.append('calls', calls.map((c) => callLineText(s, c)));
 		this.append('traces', out.traces.map((t) => JSON.stringify({ s, ...t })));
 		if (s < this.meta.firstStep) return; // the creation's records are committed by its first snapshot
 		const line: StepLine = {
@@ -354,8 +335,8 @@ export class RunReader {
 		return readSnapshotFile(this.dir, step);
 	}
 
-	calls(range?: StepRange): (CallRecord & { s: number })[] {
-		return readLogLines(this.dir, 'calls', range).map((l) => JSON.parse(l));
+	calls(range?: StepRange): CallLine[] {
+		return readLogLines(this.dir, 'calls', range).map(parseCallLine);
 	}
 
 	traces(range?: StepRange): (RetrievalTrace & { s: number })[] {

@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { holderAlive, lockHeld, readLockFile, tryLock, unlock, type LockHolder } from '../fs/lock';
+import { ConflictError } from '../errors';
 
 export type WriterKind = 'CLI' | 'IDE';
 
@@ -17,7 +18,7 @@ export interface LockInfo extends LockHolder {
 export const LOCK_FILE = 'writer.lock';
 
 /** A second writer, refused: the message names the holder. */
-export class RunLockedError extends Error {
+export class RunLockedError extends ConflictError {
 	constructor(
 		readonly run: string,
 		readonly holder: LockInfo

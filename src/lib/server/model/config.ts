@@ -21,6 +21,7 @@ import path from 'node:path';
 import { TEMPLATE_IDS, type TemplateId } from '../../engine/model';
 import { dataHome } from '../paths';
 import { isRecord } from '../../shared/guards';
+import { UnavailableError } from '../errors';
 
 export const STRUCTURED_MODES = ['json_schema', 'json_object', 'off'] as const;
 /**
@@ -78,7 +79,7 @@ export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_CONCURRENCY = 8;
 
 /** A configuration that cannot be used; the message names the file (or variable) and the field. */
-export class ModelConfigError extends Error {
+export class ModelConfigError extends UnavailableError {
 	constructor(message: string) {
 		super(message);
 		this.name = 'ModelConfigError';

@@ -32,6 +32,7 @@ import { normaliseSource, templateVersion } from '../../prompts/template';
 import { dataHome, promptsDir as defaultPromptsDir, promptVersionsDir } from '../paths';
 import { writeFileAtomic } from '../fs/atomic';
 import { withLockSync } from '../fs/lock';
+import { RequestError } from '../errors';
 
 export const BASELINE = 'baseline';
 const INITIAL_MESSAGE = 'Initial prompt set';
@@ -41,15 +42,13 @@ const LABEL = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 const MAX_SOURCE = 64 * 1024;
 const MAX_MESSAGE = 1000;
 
-/** A refused request: `status` is the HTTP status to answer with, `issues` what is wrong where. */
-export class PromptStoreError extends Error {
-	constructor(
-		readonly status: 400 | 404,
-		message: string,
-		readonly issues: PromptIssue[] = []
-	) {
-		super(message);
+/** A refused request: an `invalid` one (a set with problems: `issues` says what is wrong where) or one naming what is `not-found`. */
+export class PromptStoreError extends RequestError {
+	override readonly issues: PromptIssue[];
+	constructor(kind: 'invalid' | 'not-found', message: string, issues: PromptIssue[] = []) {
+		super(kind, message, { issues });
 		this.name = 'PromptStoreError';
+		this.issues = issues;
 	}
 }
 
@@ -162,7 +161,7 @@ function refuseIssues(issues: PromptIssue[]): void {
 	if (!issues.length) return;
 	const shown = issues.slice(0, 5).map(formatIssue);
 	const more = issues.length > shown.length ? `\n... and ${issues.length - shown.length} more` : '';
-	throw new PromptStoreError(400, `the prompt set was not saved: ${plural(issues.length, 'problem')}\n${shown.join('\n')}${more}`, issues);
+	throw new PromptStoreError('invalid', `the prompt set was not saved: ${plural(issues.length, 'problem')}\n${shown.join('\n')}${more}`, issues);
 }
 
 /** The prompt-set version of sources as they are (the hash a run of them records when they are valid). */
@@ -203,7 +202,7 @@ export class PromptStore {
 
 	private meta(version: string): VersionMeta {
 		const meta = readJson<VersionMeta | null>(path.join(this.versionDir(version), 'meta.json'), null);
-		if (!meta) throw new PromptStoreError(404, `no prompt-set version "${version}"`);
+		if (!meta) throw new PromptStoreError('not-found', `no prompt-set version "${version}"`);
 		return meta;
 	}
 
@@ -341,14 +340,14 @@ export class PromptStore {
 	 */
 	saveVersion(req: SaveRequest): { info: PromptVersionInfo; created: boolean } {
 		const message = typeof req.message === 'string' ? req.message.trim() : '';
-		if (!message) throw new PromptStoreError(400, 'a version needs a message saying what changed');
-		if (message.length > MAX_MESSAGE) throw new PromptStoreError(400, `the message is longer than ${MAX_MESSAGE} characters`);
-		if (!Array.isArray(req.templates)) throw new PromptStoreError(400, 'templates must be a list of { id, source }');
+		if (!message) throw new PromptStoreError('invalid', 'a version needs a message saying what changed');
+		if (message.length > MAX_MESSAGE) throw new PromptStoreError('invalid', `the message is longer than ${MAX_MESSAGE} characters`);
+		if (!Array.isArray(req.templates)) throw new PromptStoreError('invalid', 'templates must be a list of { id, source }');
 		req.templates.forEach((t, i) => {
 			if (typeof t !== 'object' || t === null || typeof t.id !== 'string' || typeof t.source !== 'string') {
-				throw new PromptStoreError(400, `templates[${i}] must be { id, source } with text values`);
+				throw new PromptStoreError('invalid', `templates[${i}] must be { id, source } with text values`);
 			}
-			if (t.source.length > MAX_SOURCE) throw new PromptStoreError(400, `${t.id}.md is longer than ${MAX_SOURCE} characters`);
+			if (t.source.length > MAX_SOURCE) throw new PromptStoreError('invalid', `${t.id}.md is longer than ${MAX_SOURCE} characters`);
 		});
 		// nothing is written for a set that is refused
 		refuseIssues(promptSetIssues(req.templates));
@@ -384,7 +383,7 @@ export class PromptStore {
 				true
 			);
 		} catch (e) {
-			if (e instanceof PromptSetError) throw new PromptStoreError(400, `the prompt set was not saved: ${e.message}`, e.problems.map((message) => ({ message })));
+			if (e instanceof PromptSetError) throw new PromptStoreError('invalid', `the prompt set was not saved: ${e.message}`, e.problems.map((message) => ({ message })));
 			throw e;
 		}
 		const version = set.version;
@@ -448,7 +447,7 @@ export class PromptStore {
 
 	private infoOf(version: string): PromptVersionInfo {
 		const info = this.infos().find((i) => i.version === version);
-		if (!info) throw new PromptStoreError(404, `no prompt-set version "${version}"`);
+		if (!info) throw new PromptStoreError('not-found', `no prompt-set version "${version}"`);
 		return info;
 	}
 
@@ -480,9 +479,9 @@ export class PromptStore {
 	/** Points `label` at a version (moving it if it exists); answers every label. */
 	setLabel(label: string, ref: string): Record<string, string> {
 		if (typeof label !== 'string' || !LABEL.test(label)) {
-			throw new PromptStoreError(400, `label "${label}" must be 1 to 64 lowercase letters, digits, ".", "-" or "_", starting with a letter or digit`);
+			throw new PromptStoreError('invalid', `label "${label}" must be 1 to 64 lowercase letters, digits, ".", "-" or "_", starting with a letter or digit`);
 		}
-		if (/^[0-9a-f]{8,}$/.test(label)) throw new PromptStoreError(400, `label "${label}" would be mistaken for a version id: use a name with other letters`);
+		if (/^[0-9a-f]{8,}$/.test(label)) throw new PromptStoreError('invalid', `label "${label}" would be mistaken for a version id: use a name with other letters`);
 		return this.locked(() => {
 			const version = this.resolve(ref);
 			this.writeLabels({ ...this.readLabels(), [label]: version });
@@ -496,10 +495,10 @@ export class PromptStore {
 	 */
 	resolve(ref: string): string {
 		const text = typeof ref === 'string' ? ref.trim() : '';
-		if (!text) throw new PromptStoreError(400, 'name a prompt-set version or label');
+		if (!text) throw new PromptStoreError('invalid', 'name a prompt-set version or label');
 		const labels = this.labels();
 		if (Object.hasOwn(labels, text)) {
-			if (!this.has(labels[text])) throw new PromptStoreError(404, `label "${text}" points at ${labels[text]}, which is not stored`);
+			if (!this.has(labels[text])) throw new PromptStoreError('not-found', `label "${text}" points at ${labels[text]}, which is not stored`);
 			return labels[text];
 		}
 		if (VERSION.test(text) && this.has(text)) return text;
@@ -508,15 +507,15 @@ export class PromptStore {
 				.map((m) => m.version)
 				.filter((v) => v.startsWith(text));
 			if (matches.length === 1) return matches[0];
-			if (matches.length > 1) throw new PromptStoreError(400, `"${text}" is the start of ${matches.length} versions (${matches.join(', ')}): give more digits`);
+			if (matches.length > 1) throw new PromptStoreError('invalid', `"${text}" is the start of ${matches.length} versions (${matches.join(', ')}): give more digits`);
 		}
 		const known = Object.keys(labels).sort();
-		throw new PromptStoreError(404, `no prompt-set version or label "${text}"${known.length ? ` (labels: ${known.join(', ')})` : ''}`);
+		throw new PromptStoreError('not-found', `no prompt-set version or label "${text}"${known.length ? ` (labels: ${known.join(', ')})` : ''}`);
 	}
 
 	/** The versions in which a template's text changed (from its predecessor), newest first. */
 	historyOf(templateId: string): TemplateHistoryEntry[] {
-		if (!isEngineTemplate(templateId)) throw new PromptStoreError(404, `no template "${templateId}" (templates: ${TEMPLATE_IDS.join(', ')})`);
+		if (!isEngineTemplate(templateId)) throw new PromptStoreError('not-found', `no template "${templateId}" (templates: ${TEMPLATE_IDS.join(', ')})`);
 		this.ensureBaseline();
 		const ordered = this.allMeta();
 		const byId = new Map(ordered.map((m) => [m.version, m]));

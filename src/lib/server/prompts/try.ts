@@ -17,10 +17,10 @@ import { SYSTEM_PROMPT } from '../model/gateway';
 import type { ChatMessage, ModelProvider } from '../model/providers/types';
 import { PromptStoreError } from './store';
 
-/** A refused try: 400 (a template or variables that do not fit) or 404 (no such call). */
+/** A refused try: `invalid` (a template or variables that do not fit) or `not-found` (no such call). */
 export class TryError extends PromptStoreError {
-	constructor(status: 400 | 404, message: string, issues: PromptIssue[] = []) {
-		super(status, message, issues);
+	constructor(kind: 'invalid' | 'not-found', message: string, issues: PromptIssue[] = []) {
+		super(kind, message, issues);
 		this.name = 'TryError';
 	}
 }
@@ -41,10 +41,10 @@ export type CallsOfStep = (filter: { from: number; to: number; limit: number }) 
 /** The call with `key`, looked up among the calls of its step. */
 export async function findCall(callsOf: CallsOfStep, run: string, key: string, step?: number): Promise<CallView> {
 	const s = step ?? stepOfKey(key);
-	if (s === undefined) throw new TryError(400, `"${key.slice(0, 80)}" is not a model call key (step/agent/n); give the call's step too`);
+	if (s === undefined) throw new TryError('invalid', `"${key.slice(0, 80)}" is not a model call key (step/agent/n); give the call's step too`);
 	const calls = await callsOf({ from: s, to: s, limit: 2000 });
 	const call = calls.find((c) => c.key === key);
-	if (!call) throw new TryError(404, `run ${run} has no model call "${key}" at step ${s}`);
+	if (!call) throw new TryError('not-found', `run ${run} has no model call "${key}" at step ${s}`);
 	return call;
 }
 
@@ -53,7 +53,7 @@ export function renderRecorded(call: RecordedCallView, source: string): { templa
 	const vars = call.vars;
 	if (!vars) {
 		throw new TryError(
-			400,
+			'invalid',
 			`the call ${call.key} was recorded without its template variables (runs made before they were kept in calls.jsonl); start a new run to try templates on its calls`
 		);
 	}
@@ -64,7 +64,7 @@ export function renderRecorded(call: RecordedCallView, source: string): { templa
 		if (!(e instanceof TemplateError)) throw e;
 		const n = e.issues.length;
 		throw new TryError(
-			400,
+			'invalid',
 			`${call.template}.md cannot be rendered: ${n === 1 ? e.issues[0].message : `${n} problems`} (line ${e.issues[0]?.line ?? 1})`,
 			e.issues.map((i) => ({ template: call.template, line: i.line, message: i.message }))
 		);
@@ -73,7 +73,7 @@ export function renderRecorded(call: RecordedCallView, source: string): { templa
 		return { template, vars, prompt: renderTemplate(template, vars) };
 	} catch (e) {
 		if (!(e instanceof RenderError)) throw e;
-		throw new TryError(400, `the variables of call ${call.key} do not fit this text: ${e.message}`);
+		throw new TryError('invalid', `the variables of call ${call.key} do not fit this text: ${e.message}`);
 	}
 }
 

@@ -7,12 +7,13 @@ import type { ObjectStateView } from '../../api/types';
 import type { MemoryRecord } from '../../engine/memory';
 import type { AgentView, Simulation } from '../../engine/sim';
 import type { AgentState, PlanBlock, SimState } from '../../engine/state';
-import type { CallRecord } from '../journal/journal';
+import type { CallRecord } from '../journal/call-line';
 import type { StepLine } from '../journal/commit-line';
 import { objectStates } from './objects';
 import { dataHome } from '../paths';
 import { loadState } from '../run/runner';
 import { openRun, runLineage, spanOfStep } from '../store/store';
+import { InvalidError } from '../errors';
 
 /** What a comparison needs of one state (a copy: the simulation may step on). */
 export interface CapturedState {
@@ -185,7 +186,7 @@ function clock(minute: number): string {
 /** What the step to the state after `step` steps did, restoring both states (the command line). */
 export async function stepChanges(id: string, step: number, opts: { home?: string } = {}): Promise<StepChanges> {
 	const home = opts.home ?? dataHome();
-	if (!Number.isInteger(step) || step < 0) throw new Error(`step must be a whole number, not ${step}`);
+	if (!Number.isInteger(step) || step < 0) throw new InvalidError(`step must be a whole number, not ${step}`);
 	const after = await loadState(id, step, { home });
 	if (step === 0 || step <= lineageStart(id, home)) {
 		return { run: id, step, time: after.sim.time, changes: [], counts: {} };

@@ -25,27 +25,27 @@ import type {
 	RunListing,
 	RunStatus,
 	RunUsage,
-	StartRunRequest,
 	Timeline,
 	UsageRow
 } from '../../api/types';
+import { InterviewRequestSchema, StartRunRequestSchema, type StartRunRequest } from '../../api/types';
 import { timeAtStep } from '../../engine/clock';
-import { PROFILE_NAMES } from '../../engine/profiles';
 import type { Simulation } from '../../engine/sim';
 import type { ConversationRecord } from '../../engine/state';
 import type { RunMeta } from '../journal/journal';
+import { parseCallLine } from '../journal/call-line';
 import { dataHome, worldsDir } from '../paths';
-import { PromptStore, PromptStoreError } from '../prompts/store';
+import { PromptStore } from '../prompts/store';
 import { createModel, type LiveModel, type ModelChoice } from '../run/models';
 import { estimateRun } from '../run/estimate';
-import { listRetrievals, retrievalTable } from '../run/traces';
+import { listRetrievals, MemoriesNotStoredError, retrievalTable } from '../run/traces';
 import type { RetrievalTable, TraceSummary } from '../../api/traces';
-import { RequestError, badRequest, notFound } from '../errors';
+import { badRequest, notFound, UnavailableError } from '../errors';
+import { ChatFault, EmbeddingFault } from '../model/gateway';
 import { committedSteps, RunData, runDir, viewOf } from './run-data';
 import { validFolderName } from '../../shared/ids';
 import { StateCache } from './states';
-import { AGENT_NAME, bodyInt, bodyString, TEMPLATE_ID, TRACE_ID } from '../validate';
-import { isRecord } from '../../shared/guards';
+import { AGENT_NAME, parseWith, TEMPLATE_ID, TRACE_ID } from '../validate';
 import { lineageSpans, liveStatus, runsDir, spanOfState, storedRuns, type Span } from '../store/store';
 
 /** A span of a lineage with the indexed journal of the run that holds it. */
@@ -93,7 +93,7 @@ export interface RunRequest {
 
 export const MAX_FRAMES = 2000;
 export const MAX_CALLS = 2000;
-export const MAX_STEPS = 10_000_000;
+export { MAX_STEPS } from '../../api/types';
 
 const noLiveRuns: LiveRuns = { live: () => undefined };
 
@@ -151,12 +151,8 @@ export class RunQueries {
 			const d = id === data.id ? data : this.tryRun(id);
 			return d && { firstStep: d.firstStep, parent: d.parent, committed: d.committed() };
 		};
-		let spans: Span[];
-		try {
-			spans = lineageSpans(data.id, node);
-		} catch (e) {
-			throw new RequestError(409, e instanceof Error ? e.message : String(e));
-		}
+		// a parent missing or parents forming a loop: the store's conflict
+		const spans: Span[] = lineageSpans(data.id, node);
 		return spans.map((s) => ({ ...s, data: s.run === data.id ? data : this.run(s.run) }));
 	}
 
@@ -251,54 +247,35 @@ export class RunQueries {
 		return { ...(e ? e.usage.usage(e.meta.budget ?? null) : data.usage()), ...(aheadUnused && { aheadUnused }), ...(embeddings?.calls && { embeddings }) };
 	}
 
-	/** What a start or an estimate request names: seed, model, overrides, the world or the fork point, a prompt-set version. */
-	runRequest(req: Partial<StartRunRequest> & Record<string, unknown>): RunRequest {
-		const seed = bodyInt(req.seed, 'seed', { min: 0, max: 2 ** 31 - 1 });
-		let model: ModelChoice | undefined;
-		if (req.model !== undefined) {
-			if (req.model !== 'offline' && req.model !== 'openai') throw badRequest('model must be "offline" or "openai"');
-			model = req.model;
-		}
-		let set: string[] | undefined;
-		if (req.set !== undefined) {
-			if (!Array.isArray(req.set) || req.set.length > 100) throw badRequest('set must be a list of KEY=VALUE strings');
-			set = req.set.map((s, i) => bodyString(s, `set[${i}]`, { max: 200 }) as string);
-		}
-		const profile = bodyString(req.profile, 'profile', { max: 40, optional: true });
-		if (profile !== undefined && !PROFILE_NAMES.includes(profile)) throw badRequest(`profile must be ${PROFILE_NAMES.map((n) => `"${n}"`).join(' or ')}`);
+	/**
+	 * What a start or an estimate request (checked by its schema) names, checked against the data
+	 * home: the fork point, the world, a prompt-set version.
+	 */
+	runRequest(req: Omit<StartRunRequest, 'inputs'>): RunRequest {
+		const { seed, model, set, profile } = req;
 		let from: { run: string; step: number } | undefined;
 		let world: string | undefined;
 		if (req.from !== undefined) {
-			if (!isRecord(req.from)) throw badRequest('from must be { run, step }');
-			const parent = this.run(bodyString(req.from.run, 'from.run', { max: 200 }) as string);
-			const step = bodyInt(req.from.step, 'from.step');
-			if (step === undefined) throw badRequest('from.step is required');
+			const parent = this.run(req.from.run);
+			const step = req.from.step;
 			this.checkStep(parent, step);
 			from = { run: parent.id, step };
 			if (req.world !== undefined && req.world !== parent.meta.world) throw badRequest(`a fork keeps its parent's world (${parent.meta.world})`);
 		} else {
-			world = bodyString(req.world ?? 'smallville', 'world', { max: 100 }) as string;
+			world = req.world ?? 'smallville';
 			if (!validFolderName(world) || !existsSync(path.join(worldsDir(), world, 'world.json'))) throw notFound(`no world "${world}"`);
 		}
 		// a stored prompt-set version (id, prefix or label); without one a new run uses the working copy, a fork its parent's prompts
 		let promptsDir: string | undefined;
-		if (req.prompts !== undefined && req.prompts !== null) {
-			const ref = bodyString(req.prompts, 'prompts', { max: 100 }) as string;
-			try {
-				promptsDir = new PromptStore({ home: this.home }).materialise(ref);
-			} catch (e) {
-				throw e instanceof PromptStoreError ? new RequestError(e.status, e.message) : e;
-			}
-		}
+		if (req.prompts !== undefined) promptsDir = new PromptStore({ home: this.home }).materialise(req.prompts);
 		return { seed, model, profile, set, from, world, promptsDir };
 	}
 
 	/** What a run (or a fork) of the body's steps is expected to cost (StartRunRequest -> RunEstimate). */
 	async estimate(body: unknown): Promise<RunEstimate> {
-		if (!isRecord(body)) throw badRequest('the body must be a JSON object (see StartRunRequest)');
-		const req = body as Partial<StartRunRequest> & Record<string, unknown>;
-		const steps = bodyInt(req.steps, 'steps', { min: 1, max: MAX_STEPS });
-		if (steps === undefined) throw badRequest('steps is required');
+		const req = parseWith(StartRunRequestSchema, body);
+		const steps = req.steps;
+		if (steps < 1) throw badRequest(`steps must be at least 1 to estimate a run, not ${steps}`);
 		const { seed, model, profile, set, from, world, promptsDir } = this.runRequest(req);
 		const opts = { world, steps, seed, model, from, profile, set, promptsDir, home: this.home };
 		const key = JSON.stringify(opts);
@@ -306,7 +283,7 @@ export class RunQueries {
 		if (!p) {
 			p = estimateRun(opts).catch((e: unknown) => {
 				this.estimates.delete(key);
-				throw e instanceof RequestError ? e : badRequest(e instanceof Error ? e.message : String(e));
+				throw e;
 			});
 			this.estimates.set(key, p);
 			while (this.estimates.size > 32) this.estimates.delete(this.estimates.keys().next().value as string);
@@ -488,12 +465,9 @@ export class RunQueries {
 
 	/** A question put to an agent at a step; the run is not changed. */
 	async interview(id: string, body: unknown): Promise<InterviewAnswer> {
-		if (!isRecord(body)) throw badRequest('the body must be a JSON object { agent, step?, question, as? }');
+		const { question, as, agent: agentName, step: asked } = parseWith(InterviewRequestSchema, body);
 		const data = this.run(id);
-		const question = bodyString(body.question, 'question') as string;
-		const as = bodyString(body.as, 'as', { optional: true, max: 200 });
-		const agentName = bodyString(body.agent, 'agent', { max: 100 }) as string;
-		const step = this.checkStep(data, bodyInt(body.step, 'step') ?? data.committed());
+		const step = this.checkStep(data, asked ?? data.committed());
 		const agentId = await this.agentId(data, agentName);
 		const owner = this.owner(data, step);
 		const model = await createModel(owner.meta.model.provider as ModelChoice, { home: this.home, promptsDir: path.join(owner.dir, 'prompts') });
@@ -502,6 +476,10 @@ export class RunQueries {
 				const r = await sim.interview(agentId, as?.trim() || 'an interviewer', question, model);
 				return { agent: agentId, step, question, answer: r.answer, memories: r.memories.map((m) => ({ id: m.id, description: m.description })) };
 			});
+		} catch (e) {
+			// the model's endpoint failed past its retries: nothing the request can fix
+			if (e instanceof ChatFault || e instanceof EmbeddingFault) throw new UnavailableError(e.message);
+			throw e;
 		} finally {
 			model.close();
 		}
@@ -524,9 +502,8 @@ export class RunQueries {
 			return await retrievalTable(id, trace, { home: this.home, weights });
 		} catch (err) {
 			// a live run stores its memories with each snapshot: store the latest ones and retry
-			const owner = /^run (\S+) has not stored the memories/.exec(err instanceof Error ? err.message : '')?.[1];
-			const e = owner ? this.live(owner) : undefined;
-			if (!owner || !e) throw err;
+			const e = err instanceof MemoriesNotStoredError ? this.live(err.run) : undefined;
+			if (!e) throw err;
 			await e.storeMemories();
 			return retrievalTable(id, trace, { home: this.home, weights });
 		}
@@ -558,7 +535,7 @@ export class RunQueries {
 			if (picked.length >= limit) break;
 		}
 		return picked.reverse().map(({ run, index }) => {
-			const { s, ...call } = JSON.parse(run.calls.line(index)) as CallView & { s: number };
+			const { s, ...call } = parseCallLine(run.calls.line(index));
 			return { ...call, step: s };
 		});
 	}

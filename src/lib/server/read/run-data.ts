@@ -6,15 +6,17 @@
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { RunReader, committedSteps, listSnapshotSteps, readRunMeta, readSnapshot, type CallRecord, type RunMeta } from '../journal/journal';
+import { RunReader, committedSteps, listSnapshotSteps, readRunMeta, readSnapshot, type RunMeta } from '../journal/journal';
+import { CALL_HEAD, parseCallHead, parseCallLine, type CallHead, type CallRecord } from '../journal/call-line';
 import { LogIndex } from '../journal/log';
 import { COMMIT_HEAD, commitFrameText, parseCommitHead, parseCommitLine, type StepHead } from '../journal/commit-line';
 import { agentViews, type Snapshot } from '../../engine/sim';
+import { describeInput } from '../../engine/inputs';
 import type { WorldDef } from '../../engine/types';
 import type { Frame, Marker, RunUsage } from '../../api/types';
 import { runWorld } from '../run/runner';
 import type { UsageCounter } from '../run/cost';
-import { callHead, countCalls, usageCounter, type CallHead } from '../run/usage';
+import { countCalls, usageCounter } from '../run/usage';
 import { validRunId } from '../../shared/ids';
 import { notFound } from '../errors';
 
@@ -60,12 +62,7 @@ export function markersOf(line: StepHead, names: Map<string, string>): Marker[] 
 				break;
 			case 'input': {
 				const given = line.inputs[input++];
-				const label =
-					given?.type === 'whisper'
-						? `inner voice to ${name(given.agent)}: ${given.text}`
-						: given?.type === 'set-object'
-							? `${given.address} set to "${given.state}"`
-							: `${e.input}${e.agent ? ` to ${name(e.agent)}` : ''}`;
+				const label = given ? describeInput(given, name) : `${e.input}${e.agent ? ` to ${name(e.agent)}` : ''}`;
 				out.push({ step, kind: 'input', agents: e.agent ? [e.agent] : [], label });
 				break;
 			}
@@ -91,7 +88,7 @@ export class RunData {
 		const meta = this.meta;
 		// the agents (most of a commit line) are read back only when a frame is asked for
 		this.steps = new LogIndex(dir, 'steps', parseCommitHead, COMMIT_HEAD);
-		this.calls = new LogIndex(dir, 'calls', callHead, { stop: 'prompt' });
+		this.calls = new LogIndex(dir, 'calls', parseCallHead, CALL_HEAD);
 		this.firstStep = meta.firstStep;
 		this.parent = meta.parent;
 	}
@@ -179,7 +176,7 @@ export class RunData {
 		this.calls.refresh();
 		const a = this.calls.lowerBound(from, (c) => c.s);
 		const b = this.calls.lowerBound(to, (c) => c.s);
-		return this.calls.lines(a, b).map((l) => JSON.parse(l) as CallRecord);
+		return this.calls.lines(a, b).map(parseCallLine);
 	}
 
 	private usageCount: { counter: UsageCounter; counted: number; generation: number } | null = null;

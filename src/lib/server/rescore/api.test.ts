@@ -22,7 +22,7 @@ describe('re-scoring API query', () => {
 		expect(() => gridFromQuery(q('recency=a&importance=1&relevance=1'))).toThrow(/recency: "a" is not a list/);
 		const many = Array.from({ length: 13 }, (_, i) => i).join(',');
 		expect(() => gridFromQuery(q(`recency=${many}&importance=${many}&relevance=${many}`))).toThrow(/2197 cells is more than the 2000 allowed/);
-		await expect(rescoreFromQuery('x', q('weights=1,1,1&agent=%3Cscript%3E'), '/nowhere')).rejects.toThrow(/is not an agent name/);
-		await expect(rescoreFromQuery('x', q('weights=1,1,1&top=1000'), '/nowhere')).rejects.toThrow(/top must be a whole number from 0 to 100/);
+		await expect(rescoreFromQuery('x', q('weights=1,1,1&agent=%3Cscript%3E'), '/nowhere')).rejects.toThrow(/^agent must be an agent id or name \(got "<script>"\)$/);
+		await expect(rescoreFromQuery('x', q('weights=1,1,1&top=1000'), '/nowhere')).rejects.toThrow(/^top must be between 0 and 100, not 1000$/);
 	});
 });

@@ -3,6 +3,7 @@
 
 import type { RetrievalWeights } from '../../engine/types';
 import type { GridDecay, GridWeights } from '../../api/rescore';
+import { InvalidError } from '../errors';
 
 
 export interface Grid {
@@ -21,7 +22,7 @@ export function parseWeighting(raw: string, where = 'weights'): GridWeights {
 	const parts = text.split(',').map((p) => p.trim());
 	const w = parts.map((p) => (/^\d+(\.\d+)?$|^\.\d+$/.test(p) ? Number(p) : NaN));
 	if (w.length !== 3 || w.some((x) => !Number.isFinite(x) || x > MAX_WEIGHT)) {
-		throw new Error(`${where}: "${text.slice(0, 60)}" is not three numbers from 0 to ${MAX_WEIGHT} "recency,importance,relevance" (or "run")`);
+		throw new InvalidError(`${where}: "${text.slice(0, 60)}" is not three numbers from 0 to ${MAX_WEIGHT} "recency,importance,relevance" (or "run")`);
 	}
 	return { recency: w[0], importance: w[1], relevance: w[2] };
 }
@@ -31,7 +32,7 @@ export function parseDecay(raw: string, where = 'decay'): GridDecay {
 	const text = raw.trim();
 	if (text === 'run') return null;
 	const d = /^\d*(\.\d+)?$/.test(text) && text !== '' && text !== '.' ? Number(text) : NaN;
-	if (!(d > 0 && d <= 1)) throw new Error(`${where}: "${text.slice(0, 60)}" is not a decay per game hour above 0 and at most 1 (or "run")`);
+	if (!(d > 0 && d <= 1)) throw new InvalidError(`${where}: "${text.slice(0, 60)}" is not a decay per game hour above 0 and at most 1 (or "run")`);
 	return d;
 }
 
@@ -49,10 +50,10 @@ export function parseGrid(weights: readonly string[], decays: readonly string[] 
 }
 
 export function checkSize(grid: Grid): void {
-	if (grid.weights.length === 0) throw new Error('re-scoring needs at least one weighting');
-	if (grid.decays.length === 0) throw new Error('re-scoring needs at least one decay');
+	if (grid.weights.length === 0) throw new InvalidError('re-scoring needs at least one weighting');
+	if (grid.decays.length === 0) throw new InvalidError('re-scoring needs at least one decay');
 	const cells = grid.weights.length * grid.decays.length;
-	if (cells > MAX_CELLS) throw new Error(`a re-scoring grid of ${cells} cells is more than the ${MAX_CELLS} allowed`);
+	if (cells > MAX_CELLS) throw new InvalidError(`a re-scoring grid of ${cells} cells is more than the ${MAX_CELLS} allowed`);
 }
 
 /** Every combination of the given values per component, recency slowest. */
@@ -67,7 +68,7 @@ export function parseValues(raw: string, where: string): number[] {
 	const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
 	const values = parts.map((p) => (/^\d+(\.\d+)?$|^\.\d+$/.test(p) ? Number(p) : NaN));
 	if (values.length === 0 || values.some((x) => !Number.isFinite(x) || x > MAX_WEIGHT)) {
-		throw new Error(`${where}: "${raw.slice(0, 60)}" is not a list of numbers from 0 to ${MAX_WEIGHT}`);
+		throw new InvalidError(`${where}: "${raw.slice(0, 60)}" is not a list of numbers from 0 to ${MAX_WEIGHT}`);
 	}
 	return [...new Set(values)];
 }

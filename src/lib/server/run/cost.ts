@@ -4,6 +4,7 @@
 // token) but cost nothing: it is not a language model.
 
 import type { Budget, ModelIdentity, ModelUsage, Price, RunUsage, UsageRow } from '../../api/types';
+import { InvalidError } from '../errors';
 
 /** The fields of a recorded call that cost is made of. */
 export interface CostedCall {
@@ -149,12 +150,12 @@ export function checkBudget(budget: { tokens?: unknown; usd?: unknown } | null |
 	const out: Budget = {};
 	if (budget.tokens !== undefined && budget.tokens !== null) {
 		const n = Number(budget.tokens);
-		if (!Number.isInteger(n) || n < 1) throw new Error(`${where}: tokens must be a whole number of at least 1, not ${JSON.stringify(budget.tokens)}`);
+		if (!Number.isInteger(n) || n < 1) throw new InvalidError(`${where}: tokens must be a whole number of at least 1, not ${JSON.stringify(budget.tokens)}`);
 		out.tokens = n;
 	}
 	if (budget.usd !== undefined && budget.usd !== null) {
 		const n = Number(budget.usd);
-		if (!Number.isFinite(n) || n <= 0) throw new Error(`${where}: usd must be a positive number of dollars, not ${JSON.stringify(budget.usd)}`);
+		if (!Number.isFinite(n) || n <= 0) throw new InvalidError(`${where}: usd must be a positive number of dollars, not ${JSON.stringify(budget.usd)}`);
 		out.usd = n;
 	}
 	return out.tokens === undefined && out.usd === undefined ? null : out;

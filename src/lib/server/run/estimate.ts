@@ -18,6 +18,7 @@ import { loadWorld } from '../world/load';
 import { costOf } from './cost';
 import { createModel, type LiveModel, type ModelChoice } from './models';
 import { openRun, runWorld } from './runner';
+import { InvalidError, invalidFrom } from '../errors';
 
 export interface EstimateOptions {
 	world?: string;
@@ -69,7 +70,13 @@ async function dryRun(
 	};
 	try {
 		const { sim } = await Simulation.create(world, { seed: opts.seed, ablate: opts.ablate }, model);
-		if (opts.set.length) applyOverrides(sim.state, opts.set);
+		if (opts.set.length)
+			try {
+				applyOverrides(sim.state, opts.set);
+			} catch (e) {
+				// a setting the run could not take
+				throw invalidFrom(e);
+			}
 		drain();
 		for (let i = 0; i < opts.steps; i++) {
 			await sim.step([], model);
@@ -95,7 +102,7 @@ const int = (n: number) => Math.round(n).toLocaleString('en');
 /** Tokens and dollars a run of `opts.steps` steps is expected to cost (see the file's head). */
 export async function estimateRun(opts: EstimateOptions): Promise<RunEstimate> {
 	const home = opts.home ?? dataHome();
-	if (!Number.isInteger(opts.steps) || opts.steps < 1) throw new Error(`steps must be a whole number of at least 1, not ${opts.steps}`);
+	if (!Number.isInteger(opts.steps) || opts.steps < 1) throw new InvalidError(`steps must be a whole number of at least 1, not ${opts.steps}`);
 	const base = opts.resume ?? opts.from?.run;
 	const reader = base ? openRun(base, home) : null;
 	const meta = reader?.meta;

@@ -6,6 +6,7 @@
 import type { ModelChange, ModelIdentity } from '../../api/types';
 import type { RunMeta } from '../journal/journal';
 import type { ModelConfig } from '../model/config';
+import { ConflictError } from '../errors';
 
 /** The host of an endpoint URL (no scheme, credentials, path or query); '' for none. */
 export function endpointHost(url: string | undefined): string {
@@ -70,7 +71,8 @@ function differs(recorded: ModelIdentity, now: ModelIdentity, partial: boolean):
 	return recorded.provider !== now.provider || recorded.chat.model !== now.chat.model || recorded.embed.dimensions !== now.embed.dimensions;
 }
 
-export class ModelChangeError extends Error {
+/** A resume or fork under another model than the run recorded, refused (`conflict`). */
+export class ModelChangeError extends ConflictError {
 	constructor(
 		message: string,
 		/** true when no flag can allow it (the embedding dimension differs) */

@@ -7,7 +7,7 @@ import { mulberry32 } from '../../engine/rng';
 import { dataHome, promptsDir as defaultPromptsDir } from '../paths';
 import { createModelGateway, languageModelProvider, OfflineProvider, type ModelProvider, type RecordedCall } from '../model';
 import type { Spend, GatewayActivity } from '../model/gateway';
-import { callKeyOrder, type CallRecord } from '../journal/journal';
+import { callKeyOrder, type CallRecord } from '../journal/call-line';
 import type { ModelIdentity, Price } from '../../api/types';
 import { identityFromConfig } from './identity';
 import { loadModelConfig, priceFor, type ModelConfig } from '../model/config';

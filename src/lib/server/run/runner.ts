@@ -8,12 +8,14 @@ import type { MemoryRecord } from '../../engine/memory';
 import type { ModelAnswer, ModelPort, ModelRequest } from '../../engine/model';
 import { applyOverrides } from '../../engine/settings';
 import { profileOverrides } from '../../engine/profiles';
-import { Simulation, type SimInput, type StepOutput } from '../../engine/sim';
+import { Simulation, type StepOutput } from '../../engine/sim';
+import type { SimInput } from '../../engine/inputs';
 import { NO_ABLATION, type Ablation } from '../../engine/state';
 import type { WorldDef } from '../../engine/types';
 import { dataHome } from '../paths';
 import { loadWorld } from '../world/load';
-import { RunReader, RunWriter, type CallRecord, type RunMeta } from '../journal/journal';
+import { RunReader, RunWriter, type RunMeta } from '../journal/journal';
+import type { CallRecord } from '../journal/call-line';
 import { asDiskFull, DiskFullError, isDiskFull } from '../fs/disk-full';
 import { copyConfined } from '../store/copy';
 import { importedSnapshotAt, recordsByAgent, type ImportedJournal } from '../store/imported-states';
@@ -27,6 +29,7 @@ import type { Spend } from '../model/gateway';
 import type { GatewayActivity } from '../model/gateway';
 import { journalUsage, usageCounter } from './usage';
 import { stagePromptSet } from '../prompts/store';
+import { InvalidError, NotFoundError, invalidFrom } from '../errors';
 
 export interface RunOptions {
 	world?: string;
@@ -197,7 +200,7 @@ export async function loadState(
 	}
 	const committed = reader.committed();
 	if (step > committed || step < 0) {
-		throw new Error(`run ${id} has steps ${meta.firstStep}..${committed}; step ${step} is not among them`);
+		throw new NotFoundError(`run ${id} has steps ${meta.firstStep}..${committed}; step ${step} is not among them`);
 	}
 	const world = await runWorld(reader);
 	const base = reader.snapshotSteps().filter((s) => s <= step).at(-1);
@@ -326,7 +329,7 @@ export class LiveRun {
 	static async start(opts: Omit<RunOptions, 'onProgress' | 'signal'>): Promise<LiveRun> {
 		const home = opts.home ?? dataHome();
 		const t0 = performance.now();
-		if (opts.inputs?.length && opts.steps < 1) throw new Error('inputs are applied at the first step: run at least one step');
+		if (opts.inputs?.length && opts.steps < 1) throw new InvalidError('inputs are applied at the first step: run at least one step');
 		const parentRun = opts.from ? openRun(opts.from.run, home) : null;
 		// the prompt set is copied once, before the model loads it: the run keeps and records the same bytes
 		const staged = stagePromptSet(opts.promptsDir ?? (parentRun ? path.join(parentRun.dir, 'prompts') : undefined), home);
@@ -368,7 +371,7 @@ export class LiveRun {
 			modelChanges = [...(parentRun.meta.modelChanges ?? []).filter((c) => c.step <= opts.from!.step), ...(change ? [change] : [])];
 		}
 		if (opts.from && parentRun) {
-			if (opts.ablate?.length) throw new Error('ablations are chosen when a run starts, not on a fork');
+			if (opts.ablate?.length) throw new InvalidError('ablations are chosen when a run starts, not on a fork');
 			({ sim, world } = await loadState(opts.from.run, opts.from.step, { home, model }));
 			worldDir = path.join(parentRun.dir, 'world');
 			initMemories = [...sim.streams.values()].flatMap((s) => s.records);
@@ -383,10 +386,15 @@ export class LiveRun {
 			initMemories = created.output.memories;
 		}
 		const overrides = [...profileOverrides(opts.profile), ...(opts.set ?? [])];
-		applyOverrides(sim.state, overrides);
+		try {
+			applyOverrides(sim.state, overrides);
+		} catch (e) {
+			// a setting the run cannot take
+			throw invalidFrom(e);
+		}
 		for (const input of opts.inputs ?? []) {
 			const error = sim.validateInput(input);
-			if (error) throw new Error(error);
+			if (error) throw new InvalidError(error);
 		}
 		const firstStep = sim.state.step;
 		const meta: RunMeta = {
@@ -498,7 +506,7 @@ export class LiveRun {
 	/** Queues inputs for the next step (validated now). */
 	queue(input: SimInput): void {
 		const error = this.sim.validateInput(input);
-		if (error) throw new Error(error);
+		if (error) throw new InvalidError(error);
 		this.pendingInputs.push(input);
 	}
 

@@ -13,6 +13,18 @@ import { createModel, type ModelChoice } from './models';
 import { runWorld } from './runner';
 import { openRun, runLineage } from '../store/store';
 import type { RetrievalTable, TraceSummary } from '../../api/traces';
+import { ConflictError, NotFoundError } from '../errors';
+
+/** A retrieval that saw memories its run has not stored yet (they are stored with each snapshot; a live run stores them on asking). */
+export class MemoriesNotStoredError extends ConflictError {
+	constructor(
+		readonly run: string,
+		agent: string
+	) {
+		super(`run ${run} has not stored the memories of ${agent} this retrieval saw yet (resume the run, or wait for its next snapshot)`);
+		this.name = 'MemoriesNotStoredError';
+	}
+}
 
 export type TraceEntry = RetrievalTrace & { run: string };
 
@@ -33,7 +45,7 @@ export function findAgent(id: string, agent: string, home = dataHome()): string 
 	const agents = first === undefined ? [] : reader.snapshot(first).state.agents;
 	const wanted = agent.toLowerCase();
 	const found = agents.find((a) => a.id === wanted || a.name.toLowerCase() === wanted);
-	if (!found) throw new Error(`run ${id} has no agent "${agent}" (agents: ${agents.map((a) => a.id).join(', ')})`);
+	if (!found) throw new NotFoundError(`run ${id} has no agent "${agent}" (agents: ${agents.map((a) => a.id).join(', ')})`);
 	return found.id;
 }
 
@@ -64,7 +76,7 @@ export async function retrievalTable(
 	const home = opts.home ?? dataHome();
 	const traces = lineageTraces(id, home);
 	const at = traces.findIndex((t) => t.id === traceId);
-	if (at < 0) throw new Error(`run ${id} has no retrieval "${traceId}"`);
+	if (at < 0) throw new NotFoundError(`run ${id} has no retrieval "${traceId}"`);
 	const trace = traces[at];
 	// the trace's own run holds the memories it saw (a fork's store has its inherited ones)
 	const reader = openRun(trace.run, home);
@@ -77,7 +89,7 @@ export async function retrievalTable(
 	}
 	const stream = new MemoryStream(trace.agent, reader.meta.dimensions, Math.max(1, memories.length));
 	for (const m of memories) stream.add(m);
-	if (stream.size !== trace.streamSize) throw new Error(`run ${trace.run} has not stored the memories of ${trace.agent} this retrieval saw yet (resume the run, or wait for its next snapshot)`);
+	if (stream.size !== trace.streamSize) throw new MemoriesNotStoredError(trace.run, trace.agent);
 	const world = await runWorld(reader);
 	const access = new AccessReplay(
 		(agent) => (agent === trace.agent ? memories.map((m) => m.created) : undefined),

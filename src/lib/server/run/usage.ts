@@ -1,39 +1,16 @@
 // A run's usage (tokens and dollars per agent, template and model) read from its calls log:
-// only each line's head (up to the prompt) is decoded, which holds the tokens in runs written
-// since they were put there; older lines are parsed whole.
+// only each line's head (up to the prompt, ../journal/call-line.ts) is decoded, which holds the
+// tokens in runs written since they were put there; older lines are parsed whole.
 
 import type { Price } from '../../api/types';
 import { LogIndex } from '../journal/log';
+import { CALL_HEAD, parseCallHead, parseCallLine, type CallHead } from '../journal/call-line';
 import type { RunMeta } from '../journal/journal';
 import { modelAtStep, UsageCounter, type CostedCall } from './cost';
 
-/** The head of a calls log line. */
-export interface CallHead {
-	s: number;
-	key: string;
-	template: string;
-	agent?: string;
-	tokens?: { prompt: number; completion: number };
-	provider?: string;
-	model?: string;
-}
-
-export function callHead(head: string): CallHead {
-	const c = JSON.parse(head) as CallHead;
-	return {
-		s: c.s,
-		key: c.key,
-		template: c.template,
-		agent: c.agent,
-		...(c.tokens && { tokens: c.tokens }),
-		...(c.provider !== undefined && { provider: c.provider }),
-		...(c.model !== undefined && { model: c.model })
-	};
-}
-
 /** An index of a run's calls log whose summaries are the lines' heads. */
 export function callIndex(runDir: string): LogIndex<CallHead> {
-	return new LogIndex(runDir, 'calls', callHead, { stop: 'prompt' });
+	return new LogIndex(runDir, 'calls', parseCallHead, CALL_HEAD);
 }
 
 /** The price function of a run: the prices run.json records, else `fallback`. */
@@ -50,7 +27,7 @@ export function usageCounter(meta: RunMeta, fallback?: (model: string) => Price 
 export function countCalls(index: LogIndex<CallHead>, counter: UsageCounter, from = 0): number {
 	for (let i = from; i < index.count; i++) {
 		const head = index.summaries[i];
-		const call: CostedCall = head.tokens ? (head as CostedCall) : (JSON.parse(index.line(i)) as CostedCall);
+		const call: CostedCall = head.tokens ? (head as CostedCall) : parseCallLine(index.line(i));
 		counter.add(call);
 	}
 	return index.count;

@@ -155,7 +155,7 @@ describe('searching a run', () => {
 		const a = await ok<SearchAnswer>(call(searchRoute.GET, { id }, 'q=Hobbs%20Cafe&kind=memory&limit=7'));
 		expect(a.results).toHaveLength(7);
 		expect(a.results.every((r) => r.kind === 'memory')).toBe(true);
-		await fails(call(searchRoute.GET, { id }, 'q='), 400, /empty/);
+		await fails(call(searchRoute.GET, { id }, 'q='), 400, /^q is required$/);
 		await fails(call(searchRoute.GET, { id }, 'q=cafe&kind=nonsense'), 400, /kind "nonsense"/);
 		await fails(call(searchRoute.GET, { id }, 'q=cafe&limit=100000'), 400, /limit/);
 		await fails(call(searchRoute.GET, { id }, 'q=cafe&agent=Nobody'), 404, /has no agent/);

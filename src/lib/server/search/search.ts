@@ -21,12 +21,14 @@ import { dataHome } from '../paths';
 import { openRun, runLineage } from '../store/store';
 import type { RunReader } from '../journal/journal';
 import { TextIndex, type TextHit, type TextKind } from './text-index';
+import { InvalidError, NotFoundError } from '../errors';
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY } from '../../api/search';
 
 /** Reciprocal-rank constant (the usual 60: ranks far down a list count little). */
 export const RRF_K = 60;
 export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 200;
-export const MAX_QUERY = 500;
+export const MAX_LIMIT = MAX_SEARCH_LIMIT;
+export const MAX_QUERY = MAX_SEARCH_QUERY;
 
 /** What a search takes: result kinds and memory kinds (`memory` = every memory kind). */
 export interface SearchFilter {
@@ -67,10 +69,8 @@ export function parseKinds(text: string | undefined | null): SearchFilter {
 	return { kinds, memoryKinds: allMemories || memoryKinds.size === 0 ? null : [...memoryKinds] };
 }
 
-/** A search that cannot be made as asked (the API answers 400). */
-export class SearchError extends Error {
-	readonly status = 400;
-}
+/** A search that cannot be made as asked (`invalid`). */
+export class SearchError extends InvalidError {}
 
 export interface SearchOptions {
 	/** an agent id (or full name, any case) */
@@ -206,7 +206,7 @@ export class RunSearcher {
 	private agentId(agent: string): string {
 		const wanted = agent.trim().toLowerCase();
 		for (const [id, name] of this.names()) if (id === wanted || name.toLowerCase() === wanted) return id;
-		throw new SearchError(`run ${this.id} has no agent "${agent.slice(0, 80)}" (agents: ${[...this.names().keys()].join(', ')})`);
+		throw new NotFoundError(`run ${this.id} has no agent "${agent.slice(0, 80)}" (agents: ${[...this.names().keys()].join(', ')})`);
 	}
 
 	close(): void {

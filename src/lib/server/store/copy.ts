@@ -4,8 +4,10 @@
 
 import { copyFileSync, lstatSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { ConflictError } from '../errors';
 
-export class CopyOutsideError extends Error {
+/** A folder to copy into a run that holds a link out of it: the run cannot be made from it as it is (`conflict`). */
+export class CopyOutsideError extends ConflictError {
 	constructor(message: string) {
 		super(message);
 		this.name = 'CopyOutsideError';

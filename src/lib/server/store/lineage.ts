@@ -2,6 +2,8 @@
 // steps from its fork step on; before that, its parent (up to the fork step), and so on up
 // to the root. This is the one place that walks `parent` links, and the one loop check.
 
+import { ConflictError, NotFoundError } from '../errors';
+
 /** What the walk needs of a run: where it starts, its parent, how far it got. */
 export interface LineageNode {
 	firstStep: number;
@@ -33,10 +35,10 @@ export function lineageSpans(id: string, node: (id: string) => LineageNode | nul
 	let to = until;
 	let child: string | null = null;
 	for (;;) {
-		if (seen.has(run)) throw new Error(`run ${id}: run ${run} is its own ancestor (run.json parents form a loop)`);
+		if (seen.has(run)) throw new ConflictError(`run ${id}: run ${run} is its own ancestor (run.json parents form a loop)`);
 		seen.add(run);
 		const n = node(run);
-		if (!n) throw new Error(child ? `run ${child} is a fork of ${run}, which is not among the runs` : `no run "${run}"`);
+		if (!n) throw child ? new ConflictError(`run ${child} is a fork of ${run}, which is not among the runs`) : new NotFoundError(`no run "${run}"`);
 		const span = { run, from: n.firstStep, to: Math.min(to, n.committed) };
 		// the run asked about keeps its span when it has no steps of its own yet (its first state)
 		if (span.to > span.from || (child === null && span.to === span.from)) spans.unshift(span);

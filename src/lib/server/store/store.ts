@@ -12,6 +12,7 @@ import { validRunId } from '../../shared/ids';
 import { dataHome } from '../paths';
 import { lineageSpans, type LineageNode, type Span } from './lineage';
 import { liveWriter, type LockInfo } from '../journal/lock';
+import { NotFoundError } from '../errors';
 
 export { lineageSpans, spanOfState, spanOfStep, type Span } from './lineage';
 export { RunLockedError, describeHolder, liveWriter, type LockInfo, type WriterKind } from '../journal/lock';
@@ -30,7 +31,7 @@ export function runFolder(id: string, home = dataHome()): string | null {
 /** A run for reading; a clear error when there is none. */
 export function openRun(id: string, home = dataHome()): RunReader {
 	const dir = runFolder(id, home);
-	if (!dir) throw new Error(`no run "${id}" in ${runsDir(home)}`);
+	if (!dir) throw new NotFoundError(`no run "${id}" in ${runsDir(home)}`);
 	return new RunReader(dir);
 }
 

@@ -27,7 +27,8 @@ import { resourceFromAttributes, type Resource } from '@opentelemetry/resources'
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { formatIso } from '../../engine/clock';
-import type { CallRecord, RunMeta, RunReader } from '../journal/journal';
+import type { RunMeta, RunReader } from '../journal/journal';
+import type { CallLine } from '../journal/call-line';
 import type { StepLine } from '../journal/commit-line';
 import { dataHome } from '../paths';
 import { openRun, runLineage, type Span } from '../store/store';
@@ -179,7 +180,7 @@ export const spanIds = {
 	call: (holder: string, key: string) => hex(`simulacra:call:${holder}:${key}`, 16)
 };
 
-function callSpan(b: SpanBuilder, c: CallRecord & { s: number }, holder: string, parent: string, start: number): ReadableSpan {
+function callSpan(b: SpanBuilder, c: CallLine, holder: string, parent: string, start: number): ReadableSpan {
 	const provider = c.provider ?? b.meta.model.provider;
 	const model = c.model ?? b.meta.model.model;
 	const at = start;
@@ -293,7 +294,7 @@ export function* runSpanBatches(id: string, opts: OtlpOptions = {}): Generator<R
 			const r = span.run === id ? reader : openRun(span.run, home);
 			const lines = lo < hi ? r.steps({ from: lo, to: hi }) : [];
 			const calls = r.calls({ from: withCreation ? lo - 1 : lo, to: Math.max(hi, lo) });
-			const byStep = new Map<number, (CallRecord & { s: number })[]>();
+			const byStep = new Map<number, (CallLine)[]>();
 			for (const c of calls) {
 				const s = Math.max(c.s, lo);
 				let list = byStep.get(s);

@@ -268,10 +268,17 @@ export function checkPersonaPlaces(
 			c.warn(['spawn'], `spawn "${spawn}" is also used by ${spawnUsers.get(spawn)}; both start on one tile`);
 		else spawnUsers.set(spawn, pf.stem);
 	}
+	// a sector (all its arenas) or one arena of it, `Sector:Arena`
 	knownPlaces?.forEach((place, k) => {
-		if (!sectorNames.includes(place)) {
-			const s = suggest(place, sectorNames);
+		const [sectorName, arenaName, ...rest] = place.split(':');
+		const sector = zones.sectors.find((x) => x.name === sectorName);
+		if (rest.length > 0) c.error(['knownPlaces', k], `known place "${place}" is neither a sector nor Sector:Arena`);
+		else if (!sector) {
+			const s = suggest(sectorName, sectorNames);
 			c.error(['knownPlaces', k], `known place "${place}" is not a sector on the map${s ? `; did you mean "${s}"?` : ''}`);
+		} else if (arenaName !== undefined && !sector.arenas.some((a) => a.name === arenaName)) {
+			const names = sector.arenas.map((a) => a.name);
+			c.error(['knownPlaces', k], `known place "${place}": sector "${sectorName}" has no arena "${arenaName}" (its arenas: ${names.join(', ') || 'none'})`);
 		}
 	});
 }

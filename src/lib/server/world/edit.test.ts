@@ -7,17 +7,16 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DocObjectLayer, DocTileLayer, MapDoc } from '../../world/doc';
 import type { WorldProblem } from '../../world/problems';
-import { RequestError } from '../errors';
+import { ConflictError } from '../errors';
 import { PathError } from '../files';
+import { errorBody, readJsonBody } from '../http';
 import { checkWorld } from './check';
 import {
 	checkWorldEdit,
 	createWorld,
 	deletePersona,
 	docOfBody,
-	errorBody,
 	listPersonas,
-	readJsonBody,
 	readSettings,
 	readWorldMap,
 	resolveWorldFile,
@@ -122,12 +121,12 @@ describe('creating worlds', () => {
 		expect(await refusal(createWorld(worlds, { id: 'tiny', name: 'Again' }))).toMatchObject({ status: 409, message: 'a world "tiny" already exists' });
 		for (const id of ['', 'Tiny', '-x', '../x', 'a/b', 'a b', '.hidden', 'a\0b', 'x'.repeat(65)])
 			expect((await refusal(createWorld(worlds, { id, name: 'N' }))).status, id).toBe(400);
-		expect((await refusal(createWorld(worlds, { id: 'n1', name: ' ' }))).message).toBe('the world needs a name');
+		expect((await refusal(createWorld(worlds, { id: 'n1', name: ' ' }))).message).toBe('name is empty');
 		expect((await refusal(createWorld(worlds, { id: 'n2', name: 'N', from: 'nowhere' }))).status).toBe(404);
 		expect((await refusal(createWorld(worlds, { id: 'n3', name: 'N', from: '../tiny' }))).status).toBe(404);
-		expect((await refusal(createWorld(worlds, { id: 'n4', name: 'N', width: 0 }))).message).toMatch(/"width" must be a whole number of tiles/);
+		expect((await refusal(createWorld(worlds, { id: 'n4', name: 'N', width: 0 }))).message).toBe('width must be between 1 and 500, not 0');
 		expect((await refusal(createWorld(worlds, { id: 'n5', name: 'N', height: 2.5 }))).status).toBe(400);
-		expect((await refusal(createWorld(worlds, { id: 'n6', name: 'N', colour: 'red' }))).message).toBe('unknown field "colour"');
+		expect((await refusal(createWorld(worlds, { id: 'n6', name: 'N', colour: 'red' }))).message).toBe('unknown field "colour" (fields: id, name, from, width, height)');
 		expect(readdirSync(worlds).sort()).toEqual(before);
 	});
 
@@ -469,10 +468,12 @@ describe('personas', () => {
 		expect(await fields({ ...ALICE(), id: 'someone-else' })).toEqual([
 			['id', '"id" is "someone-else" but the file is named alice-chen.json; they must match']
 		]);
-		expect(await fields({ ...ALICE(), home: 'Cottage:attic', spawn: 'alicia', knownPlaces: ['Gardn'] })).toEqual([
+		expect(await fields({ ...ALICE(), home: 'Cottage:attic', spawn: 'alicia', knownPlaces: ['Gardn', 'Cottage:attic', 'Cottage:kitchen:stove', 'Cottage:kitchen'] })).toEqual([
 			['home', 'home "Cottage:attic": sector "Cottage" has no arena "attic" (its arenas: kitchen, bedroom)'],
 			['spawn', 'spawn "alicia" is not on the map\'s spawns layer; did you mean "alice"?'],
-			['knownPlaces[0]', 'known place "Gardn" is not a sector on the map; did you mean "Garden"?']
+			['knownPlaces[0]', 'known place "Gardn" is not a sector on the map; did you mean "Garden"?'],
+			['knownPlaces[1]', 'known place "Cottage:attic": sector "Cottage" has no arena "attic" (its arenas: kitchen, bedroom)'],
+			['knownPlaces[2]', 'known place "Cottage:kitchen:stove" is neither a sector nor Sector:Arena']
 		]);
 		const { lifestyle: _, ...noLifestyle } = ALICE();
 		expect(await fields({ ...noLifestyle, age: -3, perception: { visionRadius: 0 }, hobby: 'chess' })).toEqual([
@@ -659,9 +660,9 @@ describe('the routes', () => {
 		expect(JSON.stringify(body)).not.toMatch(/ at .*\.ts:\d+/);
 
 		const notJson = await call(settings.PUT, { world: 'tiny' }, { method: 'PUT', body: '{name' });
-		expect([notJson.status, await notJson.json()]).toEqual([400, { message: 'the request body is not valid JSON' }]);
+		expect([notJson.status, await notJson.json()]).toEqual([400, { kind: 'invalid', message: 'the request body is not valid JSON' }]);
 		const missing = await call(settings.GET, { world: '..' });
-		expect([missing.status, await missing.json()]).toEqual([404, { message: 'No world ".."' }]);
+		expect([missing.status, await missing.json()]).toEqual([404, { kind: 'not-found', message: 'No world ".."' }]);
 		const taken = await call(worldsRoute.POST, {}, { method: 'POST', body: JSON.stringify({ id: 'tiny', name: 'T' }) });
 		expect(taken.status).toBe(409);
 		const made = await call(worldsRoute.POST, {}, { method: 'POST', body: JSON.stringify({ id: 'made', name: 'Made', from: 'tiny' }) });
@@ -686,12 +687,12 @@ describe('the routes', () => {
 
 	it('limits the size of request bodies', async () => {
 		const big = new Request('http://127.0.0.1/', { method: 'PUT', body: 'x'.repeat(2048) });
-		expect((await refusal(readJsonBody(big, 1024))).status).toBe(413);
+		expect((await refusal(readJsonBody(big, { limit: 1024 }))).status).toBe(413);
 		expect(await readJsonBody(new Request('http://127.0.0.1/', { method: 'PUT', body: '' }))).toEqual({});
 	});
 });
 
-it('RequestError and PathError keep their statuses in answers', () => {
-	expect(errorBody(new RequestError(409, 'taken'))).toEqual({ status: 409, body: { message: 'taken' } });
-	expect(errorBody(new PathError(400, 'bad'))).toEqual({ status: 400, body: { message: 'bad' } });
+it('a conflict and a refused path keep their kinds in answers', () => {
+	expect(errorBody(new ConflictError('taken'))).toEqual({ status: 409, body: { kind: 'conflict', message: 'taken' } });
+	expect(errorBody(new PathError('invalid', 'bad'))).toEqual({ status: 400, body: { kind: 'invalid', message: 'bad' } });
 });

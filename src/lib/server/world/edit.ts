@@ -7,107 +7,46 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, lstat, mkdir, readdir, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_SETTINGS } from '../../engine/types';
-import type {
-	CheckOutcome,
-	CreateWorldRequest,
-	PersonaEntry,
-	SaveMapOutcome,
-	SavePersonaResult,
-	SaveSettingsResult,
-	WorldListing
+import {
+	CreateWorldRequestSchema,
+	MapRequestSchema,
+	PersonaRequestSchema,
+	WorldSettingsRequestSchema,
+	type CheckOutcome,
+	type PersonaEntry,
+	type SaveMapOutcome,
+	type SavePersonaResult,
+	type SaveSettingsResult,
+	type WorldListing
 } from '../../api/types';
 import { renamePersona, renameScenario, type ReferenceUpdate, type ZoneRename } from '../../editor/references';
 import { parsedMapOf, type MapDoc } from '../../world/doc';
 import type { JsonDoc } from '../../world/json';
 import type { ParsedMap } from '../../world/types';
-import { ProblemList, WorldError, type WorldProblem } from '../../world/problems';
+import { ProblemList, type WorldProblem } from '../../world/problems';
 import { parseXml, type XmlElement } from '../../world/xml';
 import { analyseZones, type ZoneResult } from '../../world/zones';
 import { listWorlds, PathError, resolveInside, splitRelativePath } from '../files';
 import { writeFileAtomicAsync } from '../fs/atomic';
-import { WORLD_ID } from '../../shared/ids';
-import { FileLimitError, formatBytes, jsonDepthOfMaps, jsonTooDeep, LIMIT_ENV, limits, readTextCapped, xmlLimits } from '../limits';
+import { formatBytes, jsonDepthOfMaps, LIMIT_ENV, limits, readTextCapped, xmlLimits } from '../limits';
 import { projectRoot } from '../paths';
 import { analyseWorld, checkPersonaPlaces } from './analyse';
 import { checkManifest, checkPersonaFile, checkSeedMemoryPlaces, parseJsonFile, placeOfFile, readJsonFile, readManifest, readWorldJsonText, type JsonFile } from './manifest';
 import { readMap, tooManyTiles } from './tmx';
 import { checkMapDoc, readMapDoc, saveMapDoc } from './tmx-doc';
 import { isRecord } from '../../shared/guards';
-import { RequestError } from '../errors';
+import { ConflictError, InvalidError, NotFoundError } from '../errors';
+import { readJsonBody } from '../http';
+import { parseWith } from '../validate';
 
-// ---- answers -----------------------------------------------------------------------------------
-
-/** The status and JSON body of an error answer: `{ message, problems? }`, never a stack trace. */
-export function errorBody(err: unknown): { status: number; body: { message: string; problems?: WorldProblem[] } } {
-	if (err instanceof RequestError)
-		return { status: err.status, body: err.problems ? { message: err.message, problems: err.problems } : { message: err.message } };
-	if (err instanceof PathError) return { status: err.status, body: { message: err.message } };
-	if (err instanceof FileLimitError) return { status: 409, body: { message: `a file of the world was refused: ${err.message}` } };
-	if (err instanceof WorldError) {
-		const n = err.problems.length;
-		return { status: 400, body: { message: `the world has ${n} problem${n === 1 ? '' : 's'}`, problems: err.problems } };
-	}
-	console.error('World edit failed:', err);
-	return { status: 500, body: { message: `internal error: ${err instanceof Error ? err.message : String(err)}` } };
-}
-
-/** Runs a route handler: its value as JSON (with `status`), or the error answer. */
-export async function respond(fn: () => unknown, status = 200): Promise<Response> {
-	const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
-	try {
-		return new Response(JSON.stringify(await fn()), { status, headers });
-	} catch (err) {
-		const e = errorBody(err);
-		return new Response(JSON.stringify(e.body), { status: e.status, headers });
-	}
-}
+// ---- request bodies ----------------------------------------------------------------------------
 
 /** Settings and personas: as large as a world's JSON file may be (and a request body). */
 export const jsonBodyLimit = () => Math.min(limits().maxWorldJsonBytes, limits().maxBodyBytes);
 
-/**
- * The JSON body of a request, read up to `limit` bytes ({} when empty). A body over the limit
- * (declared or streamed, chunked included) is a 413, one that cannot be read a 400, one whose
- * lists and objects nest deeper than `maxDepth` a 400 before it is parsed; none is logged as a
- * server failure. (The request guard refuses the same before any route runs.)
- */
-export async function readJsonBody(request: Request, limit = jsonBodyLimit(), maxDepth = limits().maxJsonDepth): Promise<unknown> {
-	const tooLarge = () => new RequestError(413, `the request body is larger than ${limit} bytes`);
-	const declared = Number(request.headers.get('content-length'));
-	if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-	const chunks: Uint8Array[] = [];
-	let size = 0;
-	if (request.body) {
-		const reader = request.body.getReader();
-		for (;;) {
-			let chunk: ReadableStreamReadResult<Uint8Array>;
-			try {
-				chunk = await reader.read();
-			} catch (e) {
-				// the server's own size limit ends the stream with a 413 error
-				if ((e as { status?: unknown })?.status === 413) throw tooLarge();
-				throw new RequestError(400, 'the request body could not be read');
-			}
-			const { done, value } = chunk;
-			if (done) break;
-			size += value.byteLength;
-			if (size > limit) {
-				// released, not cancelled: cancelling resets the connection before the answer is sent
-				reader.releaseLock();
-				throw tooLarge();
-			}
-			chunks.push(value);
-		}
-	}
-	const text = Buffer.concat(chunks).toString('utf8');
-	if (!text.trim()) return {};
-	const deep = jsonTooDeep(text, maxDepth);
-	if (deep) throw new RequestError(400, `the request body is refused: its ${deep.message}, at line ${deep.line}, column ${deep.column}`);
-	try {
-		return JSON.parse(text);
-	} catch {
-		throw new RequestError(400, 'the request body is not valid JSON');
-	}
+/** The JSON body of a settings or persona request (../http.ts `readJsonBody`, up to a world JSON file's size). */
+export function readWorldJsonBody(request: Request): Promise<unknown> {
+	return readJsonBody(request, { limit: jsonBodyLimit() });
 }
 
 /**
@@ -116,7 +55,7 @@ export async function readJsonBody(request: Request, limit = jsonBodyLimit(), ma
  * deep as its XML may be.
  */
 export function readMapBody(request: Request): Promise<unknown> {
-	return readJsonBody(request, limits().maxMapBodyBytes, jsonDepthOfMaps());
+	return readJsonBody(request, { limit: limits().maxMapBodyBytes, maxDepth: jsonDepthOfMaps() });
 }
 
 // ---- names and folders -------------------------------------------------------------------------
@@ -128,7 +67,7 @@ export const PERSONA_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 export async function worldDirOf(worldsDir: string, world: string): Promise<string> {
 	// Only folder names the listing shows are accepted: never a path, however it is spelled.
 	if (typeof world !== 'string' || !(await listWorlds(worldsDir)).some((w) => w.id === world))
-		throw new RequestError(404, `No world "${String(world)}"`);
+		throw new NotFoundError(`No world "${String(world)}"`);
 	return resolveInside(worldsDir, world, 'directory');
 }
 
@@ -139,10 +78,10 @@ export async function worldDirOf(worldsDir: string, world: string): Promise<stri
  */
 export async function resolveWorldFile(worldsDir: string, world: string, relPath: string, rawPath = relPath): Promise<string> {
 	// Parameters arrive decoded; the raw path shows whether a separator was smuggled in encoded.
-	if (/%(2f|5c|00|25|2e)/i.test(rawPath)) throw new PathError(400, 'Encoded separators are not allowed in file paths');
+	if (/%(2f|5c|00|25|2e)/i.test(rawPath)) throw new PathError('invalid', 'Encoded separators are not allowed in file paths');
 	const dir = await worldDirOf(worldsDir, world);
 	const real = await resolveInside(dir, relPath, 'file');
-	if (!(await filesTheMapUses(dir)).has(real)) throw new PathError(404, `Not found: ${relPath}`);
+	if (!(await filesTheMapUses(dir)).has(real)) throw new PathError('not-found', `Not found: ${relPath}`);
 	return real;
 }
 
@@ -201,7 +140,6 @@ export async function filesTheMapUses(worldDir: string): Promise<Set<string>> {
 export const TEMPLATE_TILESETS = () => path.join(projectRoot(), 'worlds', 'the-ville-3', 'tilesets');
 
 export const DEFAULT_START = '2023-02-13T07:00:00';
-const MAX_SIDE = 500;
 
 /**
  * Creates `worlds/<id>/`: a copy of the world `from`, or an empty map of width x height
@@ -214,23 +152,13 @@ export async function createWorld(
 	req: unknown,
 	opts: { templateTilesets?: string } = {}
 ): Promise<WorldListing> {
-	if (!isRecord(req)) throw new RequestError(400, 'the body must be an object { id, name, from?, width?, height? }');
-	const { id, name, from, width = 40, height = 30 } = req as Partial<CreateWorldRequest> & Record<string, unknown>;
-	for (const key of Object.keys(req))
-		if (!['id', 'name', 'from', 'width', 'height'].includes(key)) throw new RequestError(400, `unknown field "${key}"`);
-	if (typeof id !== 'string' || !WORLD_ID.test(id))
-		throw new RequestError(400, `the world id must be 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit (got ${JSON.stringify(id)})`);
-	if (typeof name !== 'string' || name.trim() === '') throw new RequestError(400, 'the world needs a name');
-	if (from !== undefined && typeof from !== 'string') throw new RequestError(400, '"from" must be the id of a world');
-	for (const [k, v] of [['width', width], ['height', height]] as const)
-		if (!(typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_SIDE))
-			throw new RequestError(400, `"${k}" must be a whole number of tiles from 1 to ${MAX_SIDE} (got ${JSON.stringify(v)})`);
+	const { id, name, from, width = 40, height = 30 } = parseWith(CreateWorldRequestSchema, req);
 
 	const root = await realpath(worldsDir).catch(() => {
-		throw new RequestError(404, `the worlds folder ${worldsDir} does not exist`);
+		throw new NotFoundError(`the worlds folder ${worldsDir} does not exist`);
 	});
 	const target = path.join(root, id);
-	if (await lstat(target).catch(() => undefined)) throw new RequestError(409, `a world "${id}" already exists`);
+	if (await lstat(target).catch(() => undefined)) throw new ConflictError(`a world "${id}" already exists`);
 	const source = from === undefined ? undefined : await worldDirOf(worldsDir, from);
 
 	const tmp = path.join(root, `.new-${id}-${randomBytes(6).toString('hex')}`);
@@ -240,7 +168,7 @@ export async function createWorld(
 			await copyTree(source, tmp, source, '', 0);
 			await renameCopy(tmp, name);
 		} else await writeEmptyWorld(tmp, id, name, width, height, opts.templateTilesets ?? TEMPLATE_TILESETS());
-		if (await lstat(target).catch(() => undefined)) throw new RequestError(409, `a world "${id}" already exists`);
+		if (await lstat(target).catch(() => undefined)) throw new ConflictError(`a world "${id}" already exists`);
 		await rename(tmp, target);
 	} catch (e) {
 		await rm(tmp, { recursive: true, force: true });
@@ -253,7 +181,7 @@ const isInside = (root: string, p: string) => p === root || p.startsWith(root.en
 
 /** Copies a world folder; links are followed only when they stay inside it. */
 async function copyTree(src: string, dest: string, root: string, rel: string, depth: number): Promise<void> {
-	if (depth > 32) throw new RequestError(400, `refused to copy "${rel}": folders nest too deep (a link loop?)`);
+	if (depth > 32) throw new InvalidError(`refused to copy "${rel}": folders nest too deep (a link loop?)`);
 	for (const entry of (await readdir(src, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
 		const from = path.join(src, entry.name);
 		const to = path.join(dest, entry.name);
@@ -261,17 +189,17 @@ async function copyTree(src: string, dest: string, root: string, rel: string, de
 		let real = from;
 		if (entry.isSymbolicLink()) {
 			real = await realpath(from).catch(() => {
-				throw new RequestError(400, `refused to copy "${relName}": it is a link to nothing`);
+				throw new InvalidError(`refused to copy "${relName}": it is a link to nothing`);
 			});
 			if (!isInside(root, real) || real === root)
-				throw new RequestError(400, `refused to copy "${relName}": it is a link to a place outside the world folder`);
+				throw new InvalidError(`refused to copy "${relName}": it is a link to a place outside the world folder`);
 		}
 		const info = await stat(real);
 		if (info.isDirectory()) {
 			await mkdir(to);
 			await copyTree(real, to, root, relName, depth + 1);
 		} else if (info.isFile()) await copyFile(real, to);
-		else throw new RequestError(400, `refused to copy "${relName}": it is neither a file nor a folder`);
+		else throw new InvalidError(`refused to copy "${relName}": it is neither a file nor a folder`);
 	}
 }
 
@@ -287,10 +215,10 @@ const jsonText = (v: unknown) => JSON.stringify(v, null, '\t') + '\n';
 
 async function writeEmptyWorld(dir: string, id: string, name: string, width: number, height: number, template: string): Promise<void> {
 	const files = await readdir(template).catch(() => {
-		throw new RequestError(409, `the template tileset folder ${template} is missing`);
+		throw new ConflictError(`the template tileset folder ${template} is missing`);
 	});
 	const tsx = files.filter((f) => f.toLowerCase().endsWith('.tsx')).sort()[0];
-	if (!tsx) throw new RequestError(409, `the template folder ${template} holds no .tsx tileset`);
+	if (!tsx) throw new ConflictError(`the template folder ${template} holds no .tsx tileset`);
 	await mkdir(path.join(dir, 'tilesets'));
 	for (const f of files) {
 		const info = await lstat(path.join(template, f));
@@ -349,11 +277,11 @@ export async function mapFileOf(worldDir: string): Promise<string> {
 	const f = await readJsonFile(worldDir, 'world.json', problems);
 	const map = f && isRecord(f.doc.value) ? f.doc.value.map : undefined;
 	if (typeof map !== 'string' || map.trim() === '')
-		throw new RequestError(409, 'world.json names no map file; fix the world settings first', problems.errors.length ? problems.errors : undefined);
+		throw new ConflictError('world.json names no map file; fix the world settings first', { problems: problems.errors });
 	try {
 		await resolveInside(worldDir, map, 'file');
 	} catch (e) {
-		if (e instanceof PathError) throw new RequestError(409, `the map "${map}" named by world.json is not a file inside the world folder`);
+		if (e instanceof PathError) throw new ConflictError(`the map "${map}" named by world.json is not a file inside the world folder`);
 		throw e;
 	}
 	return map;
@@ -373,11 +301,12 @@ export async function readWorldMap(worldsDir: string, world: string): Promise<Ma
  * to them, once the map is written; a rename whose new address the map does not have is left out.
  */
 export async function saveWorldMap(worldsDir: string, world: string, body: unknown): Promise<SaveMapOutcome> {
+	const req = parseWith(MapRequestSchema, body);
 	const dir = await worldDirOf(worldsDir, world);
-	const doc = docOfBody(body);
-	const renames = renamesOfBody(body);
+	const doc = docOfBody(req);
+	const renames = req.renames ?? [];
 	const file = await mapFileOf(dir);
-	if (doc.file !== file) throw new RequestError(400, `the map to save is "${doc.file}" but world.json names "${file}"`);
+	if (doc.file !== file) throw new InvalidError(`the map to save is "${doc.file}" but world.json names "${file}"`);
 	await checkTilesetPaths(dir, doc);
 	// the zones the renames must name (a map too broken to analyse is refused by saveMapDoc)
 	const zones =
@@ -396,10 +325,10 @@ export async function saveWorldMap(worldsDir: string, world: string, body: unkno
  * out: saving fixes them.
  */
 export async function checkWorldEdit(worldsDir: string, world: string, body: unknown): Promise<CheckOutcome> {
-	if (!isRecord(body)) throw new RequestError(400, 'the body must be an object { doc?: MapDoc, renames?: ZoneRename[] }');
+	const req = parseWith(MapRequestSchema, body);
 	const dir = await worldDirOf(worldsDir, world);
-	const renames = renamesOfBody(body);
-	const docBody = body.doc;
+	const renames = req.renames ?? [];
+	const docBody = req.doc;
 	let map: ParsedMap | undefined;
 	if (docBody !== undefined && docBody !== null) {
 		const doc = docOfBody({ doc: docBody });
@@ -422,22 +351,6 @@ export async function checkWorldEdit(worldsDir: string, world: string, body: unk
 				)
 		);
 	return { errors: a.errors.filter((p) => !fixed(p)), warnings: a.warnings, references };
-}
-
-const RENAMED_KINDS: readonly string[] = ['sector', 'arena', 'object', 'spawn'];
-const MAX_RENAMES = 1000;
-
-/** `renames` of a request body: [{ kind, from, to }] with full addresses (none when absent). */
-export function renamesOfBody(body: unknown): ZoneRename[] {
-	const v = isRecord(body) ? body.renames : undefined;
-	if (v === undefined || v === null) return [];
-	if (!Array.isArray(v) || v.length > MAX_RENAMES)
-		throw new RequestError(400, `"renames" must be a list of at most ${MAX_RENAMES} { kind, from, to }`);
-	return v.map((r: unknown, k) => {
-		if (!isRecord(r) || !RENAMED_KINDS.includes(r.kind as string) || typeof r.from !== 'string' || typeof r.to !== 'string' || !r.from || !r.to)
-			throw new RequestError(400, `renames[${k}] must be { kind: "sector", "arena", "object" or "spawn", from, to } with the old and new addresses`);
-		return { kind: r.kind as ZoneRename['kind'], from: r.from, to: r.to };
-	});
 }
 
 /** The renames whose new address is a zone (or spawn point) of that kind on the map. */
@@ -535,7 +448,7 @@ function sameJson(text: string, value: unknown): boolean {
 export function docOfBody(body: unknown): MapDoc {
 	const doc = isRecord(body) ? body.doc : undefined;
 	const at = (where: string, what: string): never => {
-		throw new RequestError(400, `the map sent is malformed: ${where} ${what}`);
+		throw new InvalidError(`the map sent is malformed: ${where} ${what}`);
 	};
 	const int = (v: unknown, where: string) => (typeof v === 'number' && Number.isInteger(v) ? v : at(where, 'must be a whole number'));
 	const num = (v: unknown, where: string) => (typeof v === 'number' && Number.isFinite(v) ? v : at(where, 'must be a number'));
@@ -562,7 +475,7 @@ export function docOfBody(body: unknown): MapDoc {
 	for (const k of ['width', 'height', 'tileWidth', 'tileHeight', 'nextLayerId', 'nextObjectId']) int(doc[k], k);
 	const tileLayers = Array.isArray(doc.layers) ? doc.layers.filter((l) => isRecord(l) && l.kind === 'tile').length : 0;
 	const tooMany = doc.width as number > 0 && (doc.height as number) > 0 ? tooManyTiles(doc.width as number, doc.height as number, tileLayers) : undefined;
-	if (tooMany) throw new RequestError(400, `the map sent is too large: ${tooMany}`);
+	if (tooMany) throw new InvalidError(`the map sent is too large: ${tooMany}`);
 	attrs(doc.attrs, 'attrs');
 	elements(doc.properties, 'properties');
 	elements(doc.extra, 'extra');
@@ -616,11 +529,11 @@ async function checkTilesetPaths(worldDir: string, doc: MapDoc): Promise<void> {
 	const inside = async (ref: string, what: string) => {
 		const joined = path.posix.normalize(path.posix.join(mapDir, ref));
 		if (path.posix.isAbsolute(ref) || joined.startsWith('../') || joined === '..')
-			throw new RequestError(400, `${what} "${ref}" lies outside the world folder`);
+			throw new InvalidError(`${what} "${ref}" lies outside the world folder`);
 		try {
 			await resolveInside(worldDir, joined, 'file');
 		} catch (e) {
-			if (e instanceof PathError) throw new RequestError(400, `${what} "${ref}" is not a file inside the world folder`);
+			if (e instanceof PathError) throw new InvalidError(`${what} "${ref}" is not a file inside the world folder`);
 			throw e;
 		}
 	};
@@ -651,16 +564,17 @@ export async function readSettings(worldsDir: string, world: string): Promise<Re
 	const dir = await worldDirOf(worldsDir, world);
 	const problems = new ProblemList();
 	const f = await readJsonFile(dir, 'world.json', problems);
-	if (!f) throw new RequestError(400, 'world.json cannot be read', problems.errors);
-	if (!isRecord(f.doc.value)) throw new RequestError(400, 'world.json must hold an object');
+	if (!f) throw new InvalidError('world.json cannot be read', { problems: problems.errors });
+	if (!isRecord(f.doc.value)) throw new InvalidError('world.json must hold an object');
 	return f.doc.value;
 }
 
 /** Checks `body` as world.json with the loader's rules, then writes it; nothing is written when it has errors. */
 export async function writeSettings(worldsDir: string, world: string, body: unknown): Promise<SaveSettingsResult> {
+	const settings = parseWith(WorldSettingsRequestSchema, body);
 	const dir = await worldDirOf(worldsDir, world);
 	const abs = await resolveInside(dir, 'world.json');
-	const text = jsonText(body);
+	const text = jsonText(settings);
 	const problems = new ProblemList();
 	const f = sizedJsonFile('world.json', text, problems);
 	if (f) {
@@ -673,9 +587,9 @@ export async function writeSettings(worldsDir: string, world: string, body: unkn
 				problems.error('world.json', undefined, `the map "${map}" must be a file inside the world folder`, { kind: 'settings', field: 'map' });
 			}
 	}
-	if (problems.errors.length) throw new RequestError(400, 'the settings have problems; nothing was saved', problems.errors);
+	if (problems.errors.length) throw new InvalidError('the settings have problems; nothing was saved', { problems: problems.errors });
 	await writeFileAtomicAsync(abs, text);
-	return { settings: body as Record<string, unknown>, warnings: problems.warnings };
+	return { settings, warnings: problems.warnings };
 }
 
 // ---- personas ----------------------------------------------------------------------------------
@@ -703,7 +617,7 @@ export async function listPersonas(worldsDir: string, world: string): Promise<Pe
 
 function personaRel(id: string): string {
 	if (typeof id !== 'string' || !PERSONA_ID.test(id))
-		throw new RequestError(400, `a persona id is 1 to 100 letters, digits, "-" or "_", starting with a letter or digit (got ${JSON.stringify(id)})`);
+		throw new InvalidError(`a persona id is 1 to 100 letters, digits, "-" or "_", starting with a letter or digit (got ${JSON.stringify(id)})`);
 	const rel = `personas/${id}.json`;
 	splitRelativePath(rel);
 	return rel;
@@ -715,9 +629,10 @@ function personaRel(id: string): string {
  */
 export async function writePersona(worldsDir: string, world: string, id: string, body: unknown): Promise<SavePersonaResult> {
 	const rel = personaRel(id);
+	const persona = parseWith(PersonaRequestSchema, body);
 	const dir = await worldDirOf(worldsDir, world);
 	const file = `personas/${id}.json`;
-	const text = jsonText(body);
+	const text = jsonText(persona);
 	const problems = new ProblemList();
 	const f = sizedJsonFile(file, text, problems);
 	if (f) {
@@ -733,14 +648,14 @@ export async function writePersona(worldsDir: string, world: string, id: string,
 		const { manifest } = await readManifest(dir, new ProblemList());
 		checkSeedMemoryPlaces(pf, { start: manifest?.start, personas: [...new Set([...others.map((o) => o.id), id])] }, problems);
 	}
-	if (problems.errors.length) throw new RequestError(400, `persona "${id}" has problems; nothing was saved`, problems.errors);
+	if (problems.errors.length) throw new InvalidError(`persona "${id}" has problems; nothing was saved`, { problems: problems.errors });
 
 	await personasDir(dir, true);
 	const target = path.join(dir, rel);
 	const existing = await lstat(target).catch(() => undefined);
-	if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new RequestError(409, `${file} is not a file`);
+	if (existing && !existing.isFile() && !existing.isSymbolicLink()) throw new ConflictError(`${file} is not a file`);
 	await writeFileAtomicAsync(target, text);
-	return { persona: body as Record<string, unknown>, created: !existing, warnings: problems.warnings };
+	return { persona, created: !existing, warnings: problems.warnings };
 }
 
 /** Checks that `personas` is a real folder of the world (not a link that could lead out of it). */
@@ -748,8 +663,8 @@ async function personasDir(dir: string, create: boolean): Promise<void> {
 	const pdir = path.join(dir, 'personas');
 	const info = await lstat(pdir).catch(() => undefined);
 	if (!info && create) await mkdir(pdir);
-	else if (!info) throw new RequestError(404, 'the world has no personas folder');
-	else if (!info.isDirectory()) throw new RequestError(409, 'personas is not a folder of the world (a link or a file)');
+	else if (!info) throw new NotFoundError('the world has no personas folder');
+	else if (!info.isDirectory()) throw new ConflictError('personas is not a folder of the world (a link or a file)');
 }
 
 /** The zones of the saved map, to check a persona's places against. */
@@ -758,7 +673,7 @@ async function savedZones(dir: string) {
 	const problems = new ProblemList();
 	const parsed = await readMap(await resolveInside(dir, map), dir, problems);
 	if (!parsed)
-		throw new RequestError(409, `the saved map "${map}" cannot be read, so the persona's places cannot be checked; fix the map first`, problems.errors);
+		throw new ConflictError(`the saved map "${map}" cannot be read, so the persona's places cannot be checked; fix the map first`, { problems: problems.errors });
 	return analyseZones(parsed, new ProblemList());
 }
 
@@ -768,8 +683,8 @@ export async function deletePersona(worldsDir: string, world: string, id: string
 	await personasDir(dir, false);
 	const target = path.join(dir, rel);
 	const info = await lstat(target).catch(() => undefined);
-	if (!info) throw new RequestError(404, `No persona "${id}"`);
-	if (!info.isFile() && !info.isSymbolicLink()) throw new RequestError(409, `${rel} is not a file`);
+	if (!info) throw new NotFoundError(`No persona "${id}"`);
+	if (!info.isFile() && !info.isSymbolicLink()) throw new ConflictError(`${rel} is not a file`);
 	await unlink(target); // a link is removed, never what it points to
 	return { deleted: id };
 }

@@ -12,7 +12,8 @@ import { PathError } from '../files';
 import { WorldError } from '../../world/problems';
 import { checkWorld } from './check';
 import { RequestError } from '../errors';
-import { docOfBody, filesTheMapUses, readJsonBody, resolveWorldFile } from './edit';
+import { docOfBody, filesTheMapUses, resolveWorldFile } from './edit';
+import { readJsonBody } from '../http';
 import { mapXml, writeHostileMaps, type HostileResult } from './hostile';
 import { importMap } from './import';
 import { copyWorld, removeWorldCopies, TINY_WORLD_DIR } from './testing';
@@ -169,7 +170,7 @@ describe('request bodies read by the world routes', () => {
 			duplex: 'half'
 		} as RequestInit);
 	it("answer 413 when the server's size limit ends the stream, 400 when it breaks, never a failure", async () => {
-		const tooLarge = await readJsonBody(failing(Object.assign(new Error('Payload Too Large'), { status: 413 })), 1024).catch((e: unknown) => e);
+		const tooLarge = await readJsonBody(failing(Object.assign(new Error('Payload Too Large'), { status: 413 })), { limit: 1024 }).catch((e: unknown) => e);
 		expect([(tooLarge as RequestError).status, (tooLarge as RequestError).message]).toEqual([413, 'the request body is larger than 1024 bytes']);
 		const broken = await readJsonBody(failing(new Error('aborted'))).catch((e: unknown) => e);
 		expect([(broken as RequestError).status, (broken as RequestError).message]).toEqual([400, 'the request body could not be read']);

@@ -162,6 +162,8 @@ describe('world import <checkout> --storage <simulation>', () => {
 		const dir = path.join(worlds, 'ville-rec');
 		const file = JSON.parse(readFileSync(path.join(dir, 'personas', 'ann-lee.json'), 'utf8'));
 		expect(file.seedMemories).toEqual([]);
+		// Bob's spatial memory names one of the two arenas of Ann's house: known as that arena
+		expect(JSON.parse(readFileSync(path.join(dir, 'personas', 'bob-ray.json'), 'utf8')).knownPlaces).toEqual(["Ann Lee's house:main room"]);
 		expect(file.memories[5]).toEqual({
 			id: 'node_6',
 			kind: 'reflection',
@@ -193,6 +195,8 @@ describe('world import <checkout> --storage <simulation>', () => {
 			expect(ann[3].evidence).toEqual(['ann-lee/m2']);
 			expect(ann[5].evidence).toEqual(['ann-lee/m0', 'ann-lee/m2']);
 			expect(sim.stream('bob-ray').records.map((m) => [m.kind, m.importance, m.description])).toEqual([['observation', 3, 'Bob Ray is idle']]);
+			// the arenas its spatial memory names, not every arena of their sectors
+			expect(sim.agent('bob-ray').spatial["Ann Lee's house"]).toEqual({ 'main room': ['bed'] });
 			// importance came from nodes.json: the model rated nothing when the run began
 			const init = reader.calls().filter((c) => c.s < 0);
 			expect(init.filter((c) => c.template === 'importance')).toEqual([]);
@@ -281,7 +285,7 @@ describe('the IDE\'s import request', () => {
 		const { importReferenceRequest, simulationsOf } = await import('./import-reference-api');
 		expect(simulationsOf(checkout.checkout).simulations).toEqual(['base_two', 'rec_two']);
 		expect(() => simulationsOf('')).toThrow(/give the folder of a checkout/);
-		await expect(importReferenceRequest(worlds, { checkout: checkout.checkout, storage: 'base_two', id: 'Bad Id' })).rejects.toThrow(/world id/);
+		await expect(importReferenceRequest(worlds, { checkout: checkout.checkout, storage: 'base_two', id: 'Bad Id' })).rejects.toThrow(/^id must be 1 to 64 lowercase letters, digits, "-" or "_", starting with a letter or digit \(got "Bad Id"\)$/);
 		await expect(importReferenceRequest(worlds, { checkout: checkout.checkout, storage: 'base_two', id: 'x', extra: 1 })).rejects.toThrow(/unknown field "extra"/);
 		const made = await importReferenceRequest(worlds, { checkout: checkout.checkout, storage: 'base_two', id: 'two', name: 'Two Friends' });
 		expect([made.id, made.name, made.report.personas.length]).toEqual(['two', 'Two Friends', 2]);

@@ -313,9 +313,16 @@ async function readPersonas(sim: RefFiles, meta: RefMeta, maze: RefMaze, zones: 
 			sim.error(`environment/${meta.step}.json`, `"${name}"`, `"${name}" stands at (${tile.x}, ${tile.y}), a blocked tile of the collision maze`);
 			continue;
 		}
-		const known = Object.keys(spatial).filter((s) => s !== sector);
-		const unknown = known.filter((s) => !arenasOf.has(s));
+		// the arenas it knows: a whole sector when it knows every arena of it, else each `Sector:Arena`
+		const sectors = Object.keys(spatial).filter((s) => s !== sector);
+		const unknown = sectors.filter((s) => !arenasOf.has(s));
 		if (unknown.length) sim.warn(`${folder}/bootstrap_memory/spatial_memory.json`, undefined, `names sectors the town does not have (${unknown.join(', ')}); they are left out`);
+		const known = sectors.flatMap((s) => {
+			const arenas = arenasOf.get(s);
+			if (!arenas) return [];
+			const named = arenas.filter((a) => Object.hasOwn(spatial[s], a));
+			return named.length === arenas.length || named.length === 0 ? [s] : named.map((a) => `${s}:${a}`);
+		});
 		plans.push({
 			id,
 			scratch,
@@ -335,7 +342,7 @@ async function readPersonas(sim: RefFiles, meta: RefMeta, maze: RefMaze, zones: 
 				dailyPlanRequirement: scratch.dailyPlanReq,
 				home: `${sector}:${arena}`,
 				spawn: id,
-				knownPlaces: known.filter((s) => arenasOf.has(s)),
+				knownPlaces: known,
 				seedMemories: [],
 				perception: { visionRadius: scratch.visionR, attentionBandwidth: scratch.attBandwidth, retention: scratch.retention }
 			}

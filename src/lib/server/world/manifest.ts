@@ -58,7 +58,7 @@ export async function readJsonFile(
 		if (e instanceof ConfinedPathError && e.refusal === 'missing') {
 			if (!optional) problems.error(file, undefined, 'file not found', placeOfFile(file));
 		} else if (e instanceof ConfinedPathError) problems.error(file, undefined, `refused: ${e.message}`, placeOfFile(file));
-		else if (e instanceof FileLimitError) problems.error(file, undefined, `refused: ${e.message}`, placeOfFile(file));
+		else if (e instanceof FileLimitError) problems.error(file, undefined, `refused: ${e.reason}`, placeOfFile(file));
 		else problems.error(file, undefined, `cannot read the file: ${(e as Error).message}`, placeOfFile(file));
 		return undefined;
 	}

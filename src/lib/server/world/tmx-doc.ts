@@ -436,7 +436,7 @@ export function checkMapDoc(doc: MapDoc): WorldProblem[] {
  */
 export async function saveMapDoc(worldDir: string, doc: MapDoc): Promise<void> {
 	const segments = splitRelativePath(doc.file);
-	if (!/\.tmx$/i.test(doc.file)) throw new PathError(400, `Refused path "${doc.file}": a map is saved as a .tmx file`);
+	if (!/\.tmx$/i.test(doc.file)) throw new PathError('invalid', `Refused path "${doc.file}": a map is saved as a .tmx file`);
 	const problems = checkMapDoc(doc);
 	if (problems.length) throw new WorldError(problems, `map "${doc.file}"`);
 
@@ -444,7 +444,7 @@ export async function saveMapDoc(worldDir: string, doc: MapDoc): Promise<void> {
 	const dir = segments.length > 1 ? await resolveInside(worldDir, segments.slice(0, -1).join('/'), 'directory') : root;
 	const target = path.join(dir, segments[segments.length - 1]);
 	const existing = await lstat(target).catch(() => undefined);
-	if (existing && !existing.isFile()) throw new PathError(400, `Refused path "${doc.file}": it is not a plain file`);
+	if (existing && !existing.isFile()) throw new PathError('invalid', `Refused path "${doc.file}": it is not a plain file`);
 
 	const xml = writeMapDoc(doc);
 	const check = new ProblemList();

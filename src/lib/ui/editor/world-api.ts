@@ -4,14 +4,10 @@
 
 import type { ReferenceUpdate, ZoneRename } from '$lib/editor/references';
 import type { CheckOutcome, SaveMapOutcome } from '$lib/api/types';
-import { ApiError, defaultFetch, jsonInit, ProblemsError, request, type ErrorFactory, type Fetch } from '$lib/shared/api';
+import { defaultFetch, jsonInit, problemsError, request, type Fetch } from '$lib/shared/api';
 import type { MapDoc } from '$lib/world/doc';
-import type { WorldProblem } from '$lib/world/problems';
 
 export type { CheckOutcome, ReferenceUpdate, SaveMapOutcome };
-
-const problemsError: ErrorFactory = (message, status, body) =>
-	body ? new ProblemsError(message, status, Array.isArray(body.problems) ? (body.problems as WorldProblem[]) : []) : new ApiError(message, status);
 
 const url = (world: string, what: string) => `/api/worlds/${encodeURIComponent(world)}/${what}`;
 

@@ -2,7 +2,7 @@
 
 import { cachedDiff } from '$lib/server/diff/diff';
 import { badRequest, notFound } from '$lib/server/errors';
-import { answer } from '$lib/server/ide/http';
+import { answer } from '$lib/server/http';
 import { runQueries } from '$lib/server/read/queries';
 import { validRunId } from '$lib/shared/ids';
 import type { RequestHandler } from './$types';

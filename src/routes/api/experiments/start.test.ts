@@ -23,7 +23,8 @@ describe('POST /api/experiments', () => {
 	it('refuses a misspelt setting with 400, naming the arm, the setting and the close name, and starts nothing', async () => {
 		const res = await post({ name: 'typo', world: 'the-ville-3', steps: 5, replicates: 1, arms: [{ name: 'base' }, { name: 'relevance x3', set: ['retrieval.weights.relevanse=3'] }] });
 		expect(res.status).toBe(400);
-		const { error } = (await res.json()) as { error: string };
+		const { message: error, kind } = (await res.json()) as { message: string; kind: string };
+		expect(kind).toBe('invalid');
 		expect(error).toContain('arms[1].set[0] (arm "relevance x3"): unknown setting "retrieval.weights.relevanse" (did you mean "retrieval.weights.relevance"?)');
 		expect(existsSync(path.join(home, 'experiments'))).toBe(false);
 	});

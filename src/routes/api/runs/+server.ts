@@ -1,4 +1,5 @@
-import { answer, readBody } from '$lib/server/ide/http';
+import { answer, readJsonBody } from '$lib/server/http';
+import { RUN_BODY } from '$lib/server/ide/http';
 import { runManager } from '$lib/server/ide/manager';
 import { runQueries } from '$lib/server/read/queries';
 import type { RequestHandler } from './$types';
@@ -7,4 +8,4 @@ import type { RequestHandler } from './$types';
 export const GET: RequestHandler = () => answer(() => runQueries().list());
 
 /** Starts a run, or a fork with `from` (StartRunRequest -> { id }). */
-export const POST: RequestHandler = ({ request }) => answer(async () => runManager().start(await readBody(request)));
+export const POST: RequestHandler = ({ request }) => answer(async () => runManager().start(await readJsonBody(request, RUN_BODY)));

@@ -1,6 +1,6 @@
 import { error } from '@sveltejs/kit';
 import { experimentView } from '$lib/server/experiments/manager';
-import { describeError } from '$lib/server/errors';
+import { errorBody } from '$lib/server/http';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = ({ params, depends }) => {
@@ -8,7 +8,7 @@ export const load: PageServerLoad = ({ params, depends }) => {
 	try {
 		return experimentView(params.id);
 	} catch (e) {
-		const { status, message } = describeError(e);
-		error(status, message);
+		const { status, body } = errorBody(e);
+		error(status, { message: body.message, kind: body.kind });
 	}
 };

@@ -1,4 +1,4 @@
-import { answer } from '$lib/server/ide/http';
+import { answer } from '$lib/server/http';
 import { experimentView } from '$lib/server/experiments/manager';
 import type { RequestHandler } from './$types';
 

@@ -1,7 +1,7 @@
 // The labels of prompt-set versions.
-import { respond } from '$lib/server/prompts/http';
+import { answer } from '$lib/server/http';
 import { promptStore } from '$lib/server/prompts/store';
 import type { RequestHandler } from './$types';
 
 /** Record<label, version> */
-export const GET: RequestHandler = () => respond(() => promptStore().labels());
+export const GET: RequestHandler = () => answer(() => promptStore().labels());

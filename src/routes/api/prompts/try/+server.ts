@@ -1,21 +1,17 @@
 // Tries a template text on a model call a run recorded (see $lib/server/prompts/try); stores nothing.
+import { TryRequestSchema } from '$lib/api/prompts';
 import { runQueries } from '$lib/server/read/queries';
-import { bodyInt, bodyString } from '$lib/server/validate';
+import { answer, readBody } from '$lib/server/http';
 import { providerFromEnv } from '$lib/server/model';
-import { readObject, respond } from '$lib/server/prompts/http';
+import { PROMPTS_BODY } from '$lib/server/prompts/http';
 import { findCall, tryCall, type TryResult } from '$lib/server/prompts/try';
 import type { RequestHandler } from './$types';
 
-/** TryRequest { run, key, step?, source } -> TryResult; 400 with issues when the text cannot be rendered */
+/** TryRequest { run, key, step?, source } -> TryResult; invalid with issues when the text cannot be rendered */
 export const POST: RequestHandler = ({ request }) =>
-	respond(async (): Promise<TryResult> => {
-		const body = await readObject(request);
-		const run = bodyString(body.run, 'run', { max: 200 }) as string;
-		const key = bodyString(body.key, 'key', { max: 300 }) as string;
-		const step = bodyInt(body.step, 'step', { min: -1 });
-		if (typeof body.source !== 'string') throw new Error('source must be the template text to try');
-		if (body.source.length > 64 * 1024) throw new Error('the template is longer than 65536 characters');
+	answer(async (): Promise<TryResult> => {
+		const { run, key, step, source } = await readBody(request, TryRequestSchema, PROMPTS_BODY);
 		const queries = runQueries();
 		const call = await findCall((filter) => queries.calls(run, filter), run, key, step);
-		return tryCall(run, call, body.source, providerFromEnv());
+		return tryCall(run, call, source, providerFromEnv());
 	});

@@ -1,17 +1,17 @@
 // GET /api/experiments/:id/export?format=json|csv[&table=runs|effects]: the report as a download.
 
-import { errorResponse } from '$lib/server/ide/http';
+import { answerWith } from '$lib/server/http';
 import { badRequest } from '$lib/server/errors';
 import { experimentView } from '$lib/server/experiments/manager';
 import { reportComparisonsCsv, reportRunsCsv } from '$lib/server/experiments/store';
 import type { RequestHandler } from './$types';
 
-export const GET: RequestHandler = ({ params, url }) => {
-	try {
+export const GET: RequestHandler = ({ params, url }) =>
+	answerWith(() => {
 		const format = url.searchParams.get('format') ?? 'json';
 		const table = url.searchParams.get('table') ?? 'runs';
-		if (format !== 'json' && format !== 'csv') throw badRequest(`format is json or csv, not "${format}"`);
-		if (table !== 'runs' && table !== 'effects') throw badRequest(`table is runs or effects, not "${table}"`);
+		if (format !== 'json' && format !== 'csv') throw badRequest(`format is json or csv, not "${format.slice(0, 40)}"`);
+		if (table !== 'runs' && table !== 'effects') throw badRequest(`table is runs or effects, not "${table.slice(0, 40)}"`);
 		const { report } = experimentView(params.id);
 		const name = `experiment-${params.id}${format === 'csv' ? `-${table}.csv` : '.json'}`;
 		const body = format === 'json' ? JSON.stringify(report, null, 2) + '\n' : table === 'effects' ? reportComparisonsCsv(report) : reportRunsCsv(report);
@@ -21,7 +21,4 @@ export const GET: RequestHandler = ({ params, url }) => {
 				'content-disposition': `attachment; filename="${name}"`
 			}
 		});
-	} catch (e) {
-		return errorResponse(e);
-	}
-};
+	});

@@ -42,7 +42,7 @@ describe('GET /api/experiments/:id/export', () => {
 	it('answers 400 for a bad format and 404 for an unknown experiment', async () => {
 		const bad = await get('format=xml');
 		expect(bad.status).toBe(400);
-		expect((await bad.json()).error).toMatch(/format is json or csv/);
+		expect((await bad.json()).message).toMatch(/format is json or csv/);
 		expect((await get('format=json', 'nothing-0123456789')).status).toBe(404);
 	});
 });

@@ -1,4 +1,4 @@
-import { answer } from '$lib/server/ide/http';
+import { answer } from '$lib/server/http';
 import { queryInt } from '$lib/server/validate';
 import { captureState, diffStates, journalOfStep, memoriesSince, type CapturedState } from '$lib/server/read/changes';
 import { runQueries } from '$lib/server/read/queries';

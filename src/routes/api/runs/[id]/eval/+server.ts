@@ -1,10 +1,9 @@
-import { json } from '@sveltejs/kit';
 import { EVAL_CSV_TABLES, type EvalCsvTable } from '$lib/api/eval';
 import { reportCsv, interviewsCsv } from '$lib/server/eval/csv';
 import { readInterviewSet } from '$lib/server/eval/interviews';
 import { evaluateRun } from '$lib/server/eval/metrics';
 import { badRequest } from '$lib/server/errors';
-import { errorResponse } from '$lib/server/ide/http';
+import { answerWith } from '$lib/server/http';
 import { runQueries } from '$lib/server/read/queries';
 import { runDir } from '$lib/server/read/run-data';
 import { queryInt } from '$lib/server/validate';
@@ -17,14 +16,14 @@ import type { RequestHandler } from './$types';
  * again). ?format=csv&table=diffusion|relationships|attendance|interviews -> one table as CSV
  * (interviews: the set stored at ?step, default the newest).
  */
-export const GET: RequestHandler = async ({ params, url }) => {
-	try {
+export const GET: RequestHandler = ({ params, url }) =>
+	answerWith(async () => {
 		const home = runQueries().home;
 		runDir(runsDir(home), params.id);
 		const step = queryInt(url, 'step');
 		const format = url.searchParams.get('format') ?? 'json';
 		const refresh = ['1', 'true'].includes(url.searchParams.get('refresh') ?? '');
-		if (format === 'json') return json(await evaluateRun(params.id, { step, home, refresh }));
+		if (format === 'json') return Response.json(await evaluateRun(params.id, { step, home, refresh }));
 		if (format !== 'csv') throw badRequest(`format must be json or csv, not "${format.slice(0, 40)}"`);
 		const table = url.searchParams.get('table') ?? '';
 		if (!(EVAL_CSV_TABLES as readonly string[]).includes(table)) throw badRequest(`table must be one of ${EVAL_CSV_TABLES.join(', ')}, not "${table.slice(0, 40)}"`);
@@ -45,7 +44,4 @@ export const GET: RequestHandler = async ({ params, url }) => {
 				'content-disposition': `attachment; filename="${params.id}-${table}-${at}.csv"`
 			}
 		});
-	} catch (err) {
-		return errorResponse(err);
-	}
-};
+	});

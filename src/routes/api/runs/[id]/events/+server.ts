@@ -1,12 +1,7 @@
-import { errorResponse, eventStream } from '$lib/server/ide/http';
+import { answerWith } from '$lib/server/http';
+import { eventStream } from '$lib/server/ide/http';
 import { runManager } from '$lib/server/ide/manager';
 import type { RequestHandler } from './$types';
 
 /** Server-sent RunEvents of one run. */
-export const GET: RequestHandler = ({ params, request }) => {
-	try {
-		return eventStream(runManager(), params.id, request.signal);
-	} catch (err) {
-		return errorResponse(err);
-	}
-};
+export const GET: RequestHandler = ({ params, request }) => answerWith(() => eventStream(runManager(), params.id, request.signal));

@@ -1,4 +1,4 @@
-import { answer } from '$lib/server/ide/http';
+import { answer } from '$lib/server/http';
 import { modelUse } from '$lib/server/store/model-use';
 import { runQueries } from '$lib/server/read/queries';
 import type { ModelUse } from '$lib/api/model-use';

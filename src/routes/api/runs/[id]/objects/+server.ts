@@ -1,4 +1,4 @@
-import { answer } from '$lib/server/ide/http';
+import { answer } from '$lib/server/http';
 import { objectStates } from '$lib/server/read/objects';
 import { runQueries } from '$lib/server/read/queries';
 import { queryInt } from '$lib/server/validate';

@@ -1,4 +1,4 @@
-import { answer } from '$lib/server/ide/http';
+import { answer } from '$lib/server/http';
 import { runQueries } from '$lib/server/read/queries';
 import { rescoreFromQuery } from '$lib/server/rescore/api';
 import type { RequestHandler } from './$types';

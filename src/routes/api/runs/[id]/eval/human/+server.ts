@@ -1,9 +1,10 @@
-import { answer, readBody } from '$lib/server/ide/http';
+import { HumanAnswersRequestSchema } from '$lib/api/eval';
+import { answer, readBody } from '$lib/server/http';
 import { badRequest } from '$lib/server/errors';
 import { runQueries } from '$lib/server/read/queries';
 import { runDir } from '$lib/server/read/run-data';
 import { queryInt } from '$lib/server/validate';
-import { deleteHumanAnswer, humanAnswers, parseHumanAnswersRequest, saveHumanAnswers } from '$lib/server/eval/human';
+import { deleteHumanAnswer, humanAnswers, saveHumanAnswers } from '$lib/server/eval/human';
 import { runsDir } from '$lib/server/run/runner';
 import type { RequestHandler } from './$types';
 
@@ -24,7 +25,7 @@ export const PUT: RequestHandler = ({ params, request }) =>
 	answer(async () => {
 		const home = runQueries().home;
 		runDir(runsDir(home), params.id);
-		return saveHumanAnswers(params.id, parseHumanAnswersRequest(await readBody(request)), { home });
+		return saveHumanAnswers(params.id, await readBody(request, HumanAnswersRequestSchema), { home });
 	});
 
 /** ?step=N&agent=A&question=Q: removes that answer -> HumanAnswerSet. */

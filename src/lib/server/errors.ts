@@ -81,8 +81,8 @@ export class UnavailableError extends RequestError {
 
 /** The server's own failure, said as such (500); any error that is not a RequestError answers the same. */
 export class FaultError extends RequestError {
-	constructor(message: string) {
-		super('fault', message);
+	constructor(message: string, details?: ErrorDetails) {
+		super('fault', message, details);
 		this.name = 'FaultError';
 	}
 }

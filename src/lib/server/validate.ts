@@ -1,9 +1,11 @@
 // Checks for values that arrive over HTTP (query strings and JSON bodies): each failure is an
 // `invalid` error (400) that names the field. Request bodies go through their schemas
-// ($lib/api: one per body) with `parseWith`.
+// ($lib/api: one per body) with `parseWith`; the stores' own JSON files through theirs with
+// `readJsonFile` (a damaged file is the server's fault, named with the file and the field).
 
+import { readFileSync } from 'node:fs';
 import { safeParse, type BaseIssue, type GenericSchema, type InferOutput } from 'valibot';
-import { badRequest, InvalidError, type ApiIssue } from './errors';
+import { badRequest, FaultError, InvalidError, type ApiIssue } from './errors';
 
 /** `from.step`, `inputs[2].text`: where an issue is ('' for the value itself). */
 function pathOf(issue: BaseIssue<unknown>): string {
@@ -101,3 +103,20 @@ export { AGENT_NAME } from '../api/schema';
 /** A retrieval trace id: `<agent id>/r<n>`. */
 export const TRACE_ID = /^[\w.-]{1,100}\/r\d{1,9}$/;
 export const TEMPLATE_ID = /^[a-z_]{1,60}$/;
+
+/** A JSON file of a store, checked by its schema; a FaultError naming the file (and field) when it is damaged. */
+export function readJsonFile<S extends GenericSchema>(file: string, schema: S, name = file): InferOutput<S> {
+	let value: unknown;
+	try {
+		value = JSON.parse(readFileSync(file, 'utf8'));
+	} catch (e) {
+		if ((e as NodeJS.ErrnoException).code !== undefined) throw e;
+		throw new FaultError(`${name} is not valid JSON (${(e as Error).message})`);
+	}
+	try {
+		return parseWith(schema, value, name);
+	} catch (e) {
+		if (!(e instanceof InvalidError)) throw e;
+		throw new FaultError(`${name} is damaged: ${e.message}`, { issues: e.issues });
+	}
+}

@@ -5,7 +5,7 @@
 //   progress.json    the latest progress of a running experiment (steps, ETA, each run)
 // Running the same definition again reads jobs.jsonl: finished runs are kept, started ones resumed.
 
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { compareArms } from '../../eval/stats';
 import { readLines } from '../journal/journal';
@@ -17,6 +17,8 @@ import { toCsv, type CsvCell } from '../../shared/csv';
 import { writeFileAtomic } from '../fs/atomic';
 import { pidAlive } from '../fs/lock';
 import { NotFoundError } from '../errors';
+import { readJsonFile } from '../validate';
+import * as v from 'valibot';
 
 export interface StoredExperiment {
 	id: string;
@@ -48,11 +50,30 @@ export function experimentDir(id: string, home = dataHome()): string {
 }
 
 /** Creates the experiment's folder (or finds it, when the same definition ran before). */
+/** What experiment.json must hold to be read (the definition was checked when it was written). */
+const STORED = v.looseObject({
+	id: v.string(),
+	def: v.looseObject({ name: v.string(), steps: v.number(), replicates: v.number(), arms: v.array(v.looseObject({ name: v.string() })) }),
+	file: v.nullable(v.string()),
+	created: v.string()
+});
+
+/** What progress.json must hold to be read. */
+const PROGRESS = v.looseObject({
+	id: v.string(),
+	state: v.picklist(['running', 'done', 'failed', 'interrupted']),
+	stepsDone: v.number(),
+	stepsTotal: v.number(),
+	jobs: v.array(v.looseObject({}))
+});
+
+const readStored = (file: string) => readJsonFile(file, STORED, `${path.basename(path.dirname(file))}/experiment.json`) as unknown as StoredExperiment;
+
 export function openExperiment(id: string, def: ExperimentDef, file: string | null, home = dataHome()): StoredExperiment {
 	const dir = experimentDir(id, home);
 	const meta = path.join(dir, 'experiment.json');
 	if (existsSync(meta)) {
-		const stored = JSON.parse(readFileSync(meta, 'utf8')) as StoredExperiment;
+		const stored = readStored(meta);
 		// workers, concurrency, endpoints and metrics may change between sessions
 		const next = { ...stored, def, file: file ?? stored.file };
 		writeFileAtomic(meta, JSON.stringify(next, null, '\t') + '\n');
@@ -67,7 +88,7 @@ export function openExperiment(id: string, def: ExperimentDef, file: string | nu
 export function readExperiment(id: string, home = dataHome()): StoredExperiment {
 	const file = path.join(experimentDir(id, home), 'experiment.json');
 	if (!existsSync(file)) throw new ExperimentNotFound(id);
-	return JSON.parse(readFileSync(file, 'utf8')) as StoredExperiment;
+	return readStored(file);
 }
 
 export class ExperimentNotFound extends NotFoundError {
@@ -108,7 +129,7 @@ export function readProgress(id: string, home = dataHome()): ExperimentProgress 
 	const file = path.join(experimentDir(id, home), 'progress.json');
 	if (!existsSync(file)) return null;
 	try {
-		const p = JSON.parse(readFileSync(file, 'utf8')) as ExperimentProgress;
+		const p = readJsonFile(file, PROGRESS, `${id}/progress.json`) as unknown as ExperimentProgress;
 		return p.state === 'running' && !alive(p.pid) ? { ...p, state: 'interrupted' } : p;
 	} catch {
 		return null;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../engine/sim';
-import { RunReader, RunWriter } from './journal';
+import { FaultError } from '../errors';
+import { readRunMeta, RunReader, RunWriter } from './journal';
 import type { CallRecord } from './call-line';
 import { testMeta } from './testing';
 
@@ -86,5 +87,27 @@ describe('journal', () => {
 		// the refusal let the lock go
 		w.close();
 		expect(() => RunWriter.reopen(dir, 'CLI')).toThrow(/before its first snapshot/);
+	});
+});
+
+describe('run.json', () => {
+	it('is read through its schema: a damaged one names the file and the field, not a later crash', () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'run-meta-'));
+		dirs.push(dir);
+		writeFileSync(path.join(dir, 'run.json'), JSON.stringify(testMeta({ id: path.basename(dir) })));
+		expect(readRunMeta(dir).id).toBe(path.basename(dir));
+		writeFileSync(path.join(dir, 'run.json'), JSON.stringify({ ...testMeta(), status: 'flying', target: -1 }));
+		const damaged = (() => {
+			try {
+				readRunMeta(dir);
+			} catch (e) {
+				return e as FaultError;
+			}
+		})();
+		expect(damaged).toBeInstanceOf(FaultError);
+		expect(damaged?.message).toMatch(new RegExp(`^run\\.json of ${path.basename(dir)} is damaged: status`));
+		expect(damaged?.issues?.map((i) => i.path)).toEqual(['status', 'target']);
+		writeFileSync(path.join(dir, 'run.json'), '{"id": ');
+		expect(() => readRunMeta(dir)).toThrow(/run\.json of .* is not valid JSON/);
 	});
 });

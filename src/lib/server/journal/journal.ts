@@ -38,7 +38,8 @@ import { readSnapshotAt, snapshotStepOf, writeSnapshotAt } from './codec';
 import { commitLineText, parseCommitLine, type StepLine } from './commit-line';
 import { callLineText, parseCallLine, type CallLine, type CallRecord } from './call-line';
 
-/** The commit line's type, declared in ./commit-line.ts (kept here for store/imported-states.ts). */
+import * as v from 'valibot';
+import { readJsonFile } from '../validate';
 import { appendToFile, removeTempFiles, syncFile, writeFileAtomic } from '../fs/atomic';
 import { DiskFullError } from '../fs/disk-full';
 import { committedSteps, cutLog, lastLogStep, LOG_NAMES, readLogLines, removeUnfinishedBlocks, sealLogs, tailFile, type LogName, type StepRange } from './log';
@@ -105,9 +106,33 @@ export function runFile(dir: string, name: RunFileName): string {
 	return path.join(dir, name);
 }
 
-/** A run's run.json as it is now. */
+const RUN_STATUSES = ['creating', 'running', 'paused', 'done', 'interrupted', 'failed'] as const satisfies readonly RunStatus[];
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** What a run.json must hold for the run to be read (the rest is read as it was written). */
+const RUN_META = v.looseObject({
+	id: v.string(),
+	world: v.string(),
+	worldName: v.string(),
+	seed: v.number(),
+	promptSet: v.looseObject({ version: v.string(), templates: v.record(v.string(), v.string()) }),
+	created: v.string(),
+	model: v.looseObject({ provider: v.string(), model: v.string() }),
+	settings: v.looseObject({}),
+	ablate: v.looseObject({}),
+	overrides: v.array(v.string()),
+	parent: v.nullable(v.object({ run: v.string(), step: count })),
+	firstStep: count,
+	snapshotEvery: v.pipe(count, v.minValue(1)),
+	status: v.picklist(RUN_STATUSES),
+	dimensions: count,
+	target: count
+});
+
+/** A run's run.json as it is now, checked (a damaged one is named with the field at fault). */
 export function readRunMeta(dir: string): RunMeta {
-	return JSON.parse(readFileSync(runFile(dir, 'run.json'), 'utf8')) as RunMeta;
+	// the fields a reader relies on are checked; the settings and the rest are the writer's own
+	return readJsonFile(runFile(dir, 'run.json'), RUN_META, `run.json of ${path.basename(dir)}`) as unknown as RunMeta;
 }
 
 /** Complete lines of a JSONL file (a torn last line, from a crash, is ignored). */
@@ -191,7 +216,7 @@ export class RunWriter {
 	}
 
 	private static reopenLocked(dir: string, lock: WriteLock): { writer: RunWriter; committed: number } {
-		const meta = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunMeta;
+		const meta = readRunMeta(dir);
 		if (!listSnapshotSteps(dir).includes(meta.firstStep)) {
 			throw new Error(
 				`run ${meta.id} was stopped while it was being created, before its first snapshot: it cannot be resumed; delete it with \`runs rm ${meta.id}\``
@@ -296,9 +321,8 @@ export class RunWriter {
 export function updateRunMeta(dir: string, patch: Partial<RunMeta>, holder: WriterKind = 'CLI'): RunMeta {
 	const lock = WriteLock.acquire(dir, holder);
 	try {
-		const file = path.join(dir, 'run.json');
-		const meta = { ...(JSON.parse(readFileSync(file, 'utf8')) as RunMeta), ...patch };
-		writeJsonAtomic(file, meta);
+		const meta = { ...readRunMeta(dir), ...patch };
+		writeJsonAtomic(runFile(dir, 'run.json'), meta);
 		return meta;
 	} finally {
 		lock.release();
@@ -312,9 +336,8 @@ export class RunReader {
 	readonly meta: RunMeta;
 
 	constructor(readonly dir: string) {
-		const file = path.join(dir, 'run.json');
-		if (!existsSync(file)) throw new Error(`no run at ${dir}`);
-		this.meta = JSON.parse(readFileSync(file, 'utf8')) as RunMeta;
+		if (!existsSync(runFile(dir, 'run.json'))) throw new Error(`no run at ${dir}`);
+		this.meta = readRunMeta(dir);
 	}
 
 	/** Commit lines, all or those of steps [range.from, range.to) (read from the blocks that hold them). */

@@ -64,7 +64,7 @@ describe('a run is a function of its inputs, with a server that samples and answ
 		const again = await run(home, 120);
 		expect(again.stateHash).toBe(first.stateHash);
 		expect(again.cacheHits).toBe(again.llmCalls);
-		expect(s.counts.chat).toBeGreaterThan(first.llmCalls - first.cacheHits);
+		expect(s.counts.chat).toBeGreaterThanOrEqual(first.llmCalls - first.cacheHits);
 		const fork = await startRun({ home, from: { run: first.run, step: 60 }, steps: 60 });
 		expect(fork.stateHash).toBe(first.stateHash);
 

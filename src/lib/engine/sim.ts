@@ -615,11 +615,12 @@ export class Simulation {
 			if (!plan || talking.has(a.id) || s.ablate.planning || dayIndex(horizon) !== plan.day) continue;
 			const minute = minuteOfDay(this.time);
 			const ahead = minuteOfDay(horizon);
+			// asked again when the agent has seen objects change since: it chooses objects by what it saw
+			const seen = JSON.stringify(a.seenStates ?? {});
 			for (let bi = 0; bi < plan.blocks.length; bi++) {
 				const b = plan.blocks[bi];
 				if (b.sleep || b.subtasks || b.start <= minute || b.start > ahead) continue;
-				// asked again when the agent has seen objects change since: it chooses objects by what it saw
-				const job = `block:${a.id}:${plan.day}:${bi}:${b.start}:${b.activity}:${JSON.stringify(a.seenStates ?? {})}`;
+				const job = `block:${a.id}:${plan.day}:${bi}:${b.start}:${b.activity}:${seen}`;
 				if (opts.started.has(job)) continue;
 				opts.started.add(job);
 				const at = dayStart(this.time) + b.start * MINUTE;
@@ -655,7 +656,7 @@ export class Simulation {
 			const job = `reacting:${a.id}:${r.step}:${r.description}`;
 			if (opts.started.has(job)) continue;
 			opts.started.add(job);
-			jobs.push(this.reactAhead(model, ctxOf(a.id, timeAtStep(this.world.start, this.world.secondsPerStep, r.commitStep), r.commitStep), this.stream(a.id), r, talkAhead));
+			jobs.push(this.reactAhead(model, ctxOf(a.id, timeAtStep(this.world.start, this.world.secondsPerStep, r.commitStep), r.commitStep), this.stream(a.id).copy(), r, talkAhead));
 		}
 		jobs.push(...this.reactionsAhead(model, ctxOf, courses, opts));
 		await Promise.all(jobs);
@@ -784,7 +785,8 @@ export class Simulation {
 						const step = s.step + k;
 						const mine = (made.get(a.id) ?? []).filter((m) => m.step > since && m.step <= step);
 						const deciding = ctxOf(a.id, timeAt(r.commitStep - s.step), r.commitStep);
-						stream = stream ? await this.foreseenStream(deciding, stream, mine) : await streamAt(a.id, step);
+						// the first decision's stream is shared (or the agent's own): the decision touches a copy
+						stream = stream ? await this.foreseenStream(deciding, stream, mine) : (await streamAt(a.id, step)).copy();
 						since = step;
 						r.recall = atOnce ? stream.size : this.sizeAt(a, k);
 						const after = await this.reactAhead(model, deciding, stream, r, talkAhead);
@@ -869,8 +871,8 @@ export class Simulation {
 	}
 
 	/**
-	 * What the step deciding reaction `r` asks, on a copy of the agent and of its stream (which
-	 * the decision's retrievals touch, as the step's would): the decision and, for a re-plan, the
+	 * What the step deciding reaction `r` asks, on a copy of the agent and a stream of its own
+	 * (which the decision's retrievals touch, as the step's would): the decision and, for a re-plan, the
 	 * new plan and the action that follows it, or the conversation it begins. Resolves with the
 	 * touched stream when the agent goes on, else null.
 	 */
@@ -881,7 +883,7 @@ export class Simulation {
 		r: ReactingState,
 		talkAhead: (x: string, y: string, step: number, streamX: MemoryStream) => Promise<void>
 	): Promise<MemoryStream | null> {
-		const ctx = new AgentContext(deciding.agent, stream.copy(), this, model, deciding.keyPrefix, deciding.now, deciding.out, false);
+		const ctx = new AgentContext(deciding.agent, stream, this, model, deciding.keyPrefix, deciding.now, deciding.out, false);
 		ctx.speculative = true;
 		ctx.foreseen = true;
 		const decision = await decideReaction(ctx, r);

@@ -128,7 +128,7 @@ test('calls made while the run was created are listed as "setup", not at step -1
 	await page.getByLabel('Steps', { exact: true }).selectOption('all');
 	const list = page.getByRole('list', { name: 'Model calls' });
 	await expect(list.locator('.step').first()).toBeVisible();
-	const steps = await list.locator('.step').allTextContents();
-	expect(steps).toContain('setup');
-	expect(steps).not.toContain('-1');
+	// the list of every step replaces the step's own once it is loaded
+	await expect.poll(() => list.locator('.step').allTextContents(), { timeout: 15_000 }).toContain('setup');
+	expect(await list.locator('.step').allTextContents()).not.toContain('-1');
 });

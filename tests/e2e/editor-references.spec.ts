@@ -1,4 +1,4 @@
-import { expect, test, type Dialog, type Page } from '@playwright/test';
+import { expect, test, type Dialog, type Locator, type Page } from '@playwright/test';
 
 // The world editor at 1280 x 800, as a new user met it: saving a world with an error asks first
 // (naming the error; Cancel keeps the changes unsaved), a problem opens its persona with the
@@ -29,10 +29,19 @@ async function openEditor(page: Page): Promise<void> {
 	await expect(page.getByTestId('map-canvas')).toHaveAttribute('data-ready', 'true');
 }
 
+/** The Problems panel, once its counts are those of the map on screen (no check due or under way). */
+async function checkedProblems(page: Page): Promise<Locator> {
+	const problems = page.getByRole('region', { name: /Problems/ });
+	await expect(problems).toHaveAttribute('aria-busy', 'false');
+	return problems;
+}
+
 /** Renames the arena through the selection panel, after finding it in the graph. */
 async function renameArena(page: Page, address: string, name: string): Promise<void> {
 	await page.getByLabel('Search places').fill(address.split(':')[1]);
 	await page.locator(`[data-address="${address}"]`).getByRole('button', { name: address.split(':')[1], exact: true }).click();
+	// the arena itself is selected (other houses have a "main room" too)
+	await expect(page.getByRole('region', { name: 'Selection' }).getByRole('heading', { level: 2 })).toHaveText(`Arena ${address}`);
 	await expect(page.getByLabel('Zone name')).toHaveValue(address.split(':')[1]);
 	await page.getByLabel('Zone name').fill(name);
 	await page.getByLabel('Zone name').press('Enter');
@@ -61,7 +70,7 @@ test('saving a world with an error asks first, and its problem marks the persona
 	await renameArena(page, ARENA, 'studio');
 	await expect.poll(() => dialogs.length).toBe(1);
 	expect(dialogs[0]).toContain('personas/isabella-rodriguez.json: home');
-	const problems = page.getByRole('region', { name: /Problems/ });
+	const problems = await checkedProblems(page);
 	await expect(problems.getByText('1 error', { exact: true })).toBeVisible();
 
 	await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -92,7 +101,7 @@ test('renaming an arena offers to update the personas naming it, and saving upda
 	expect(dialogs[0]).toContain(`personas/isabella-rodriguez.json: home "${ARENA}" → "${RENAMED}"`);
 	await expect(page.getByTestId('pending-references')).toBeVisible();
 	// carried over, the home is no longer a problem, so saving asks nothing
-	await expect(page.getByRole('region', { name: /Problems/ }).getByText('0 errors', { exact: true })).toBeVisible();
+	await expect((await checkedProblems(page)).getByText('0 errors', { exact: true })).toBeVisible();
 	await page.getByRole('button', { name: 'Save', exact: true }).click();
 	await expect(page.getByTestId('save-status')).toHaveText(/^Saved .* · 1 reference updated$/);
 	expect(dialogs).toHaveLength(1);

@@ -454,6 +454,23 @@ describe('ModelGateway.prefetch', () => {
 		expect(g.activity()).toMatchObject({ aheadUsed: 1, waitingFor: [] });
 	});
 
+	it('an answer made ahead serves every call of the step with its prompt, not only the first (no answer cache)', async () => {
+		const p = new ScriptedProvider(() => '{"choice": "kitchen"}');
+		const { g, calls } = gateway(p);
+		await g.prefetch({ ...choose, key: '40/nora/0' });
+		// two agents choosing the same way in one step: the first claims it, the second shares it
+		expect(await g.complete({ ...choose, key: '40/nora/3' })).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		expect(await g.complete({ ...choose, key: '40/omar/1', agent: 'omar' })).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		expect(p.chats).toHaveLength(1);
+		expect(calls.map((c) => [c.key, c.cacheHit, c.tokens.prompt])).toEqual([
+			['40/nora/3', false, 100],
+			['40/omar/1', true, 0]
+		]);
+		// kept for its step only (nothing else would forget it)
+		await g.complete({ ...choose, key: '41/nora/0' });
+		expect(p.chats).toHaveLength(2);
+	});
+
 	it('counts the tokens of answers made ahead that no step used: forgotten ones, and at the end every one unclaimed', async () => {
 		const p = new ScriptedProvider(() => '{"choice": "kitchen"}');
 		const { g } = gateway(p);

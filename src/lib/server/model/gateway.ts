@@ -226,6 +226,12 @@ export class ModelGateway implements ModelPort {
 	private readonly ahead = new Map<string, AheadCall>();
 	/** requests to the provider in flight, by prompt (answer-cache key): one per prompt */
 	private readonly flights = new Map<string, Flight>();
+	/**
+	 * Calls made ahead that the current step claimed, by prompt: another call of the step with
+	 * the same prompt shares the answer (without an answer cache, the offline stand-in's case,
+	 * nothing else would keep it). Cleared when a later step asks.
+	 */
+	private claimed = { step: -1, flights: new Map<string, Flight>() };
 	/** calls a step is waiting for */
 	private readonly waiting = new Map<number, { template: string; agent: string; key: string }>();
 	private waitIds = 0;
@@ -293,15 +299,19 @@ export class ModelGateway implements ModelPort {
 		const started = this.now();
 		// a step's keys start with its number: calls made ahead for soon after it come first
 		const step = Number(req.key.split('/')[0]);
-		if (Number.isFinite(step)) this.sem.at(step);
+		if (Number.isFinite(step)) {
+			this.sem.at(step);
+			if (step > this.claimed.step) this.claimed = { step, flights: new Map() };
+		}
 
 		// A call made ahead of need with the same prompt: its answer is this call's answer.
 		const ahead = this.ahead.get(cacheKey);
 		if (ahead) {
 			this.ahead.delete(cacheKey);
 			ahead.used = true;
+			this.claimed.flights.set(cacheKey, ahead.flight);
 		}
-		let flight = ahead?.flight ?? this.flights.get(cacheKey);
+		let flight = ahead?.flight ?? this.flights.get(cacheKey) ?? this.claimed.flights.get(cacheKey);
 		if (!flight) {
 			const cached = this.fromCache(prepared);
 			if (cached) {

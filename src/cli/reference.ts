@@ -6,6 +6,7 @@ import { importReference, type ReferenceImportReport } from '../lib/server/world
 import { importRecording, type RunImportReport } from '../lib/server/run/import-run';
 import type { ModelChoice } from '../lib/server/run/models';
 import { WorldError, formatProblem } from '../lib/world/problems';
+import { formatBytes } from '../lib/server/limits';
 
 type Out = { json: boolean };
 
@@ -29,10 +30,27 @@ export function worldImportText(r: ReferenceImportReport): string {
 		`  ${r.zones.sectors} sectors, ${r.zones.arenas} arenas, ${r.zones.objects} objects, ${r.zones.spawns} spawns`,
 		`  starts ${r.start.replace('T', ' ')}, ${r.secondsPerStep} s a step`,
 		`  ${r.personas.length} personas: ${r.personas.map((p) => p.name).join(', ')}`,
+		...vectorLines(r),
 		...(r.missingImages.length ? [`  ${r.missingImages.length} tileset images missing (placeholders drawn):`, ...r.missingImages.map((m) => `    ${m}`)] : []),
 		...r.warnings.map((w) => `  warning: ${w}`),
 		`  run it: npm run simulacra -- run --world ${r.world} --steps 360`
 	].join('\n');
+}
+
+/** Per persona with seed memories: whether the vectors of embeddings.json were kept, and their dimension. */
+function vectorLines(r: ReferenceImportReport): string[] {
+	const withMemories = r.personas.filter((p) => p.seedMemories > 0);
+	const dims = [...new Set(withMemories.flatMap((p) => ('file' in p.vectors ? [p.vectors.dimension] : [])))];
+	return [
+		...withMemories.map((p) => {
+			const v = p.vectors;
+			const seeds = `${p.seedMemories} seed memor${p.seedMemories === 1 ? 'y' : 'ies'}`;
+			return 'file' in v
+				? `  ${p.name}: ${seeds}, embeddings of ${v.kept} kept (${v.dimension} dimensions, ${v.file}, ${formatBytes(v.bytes)})`
+				: `  ${p.name}: ${seeds}, embeddings not kept (${v.reason}): a run embeds them`;
+		}),
+		...(dims.length ? [`  a run whose embedder has ${dims.join(' or ')} dimensions starts with the kept embeddings; any other embeds the seed memories itself`] : [])
+	];
 }
 
 export async function worldImportReference(checkout: string, opts: { storage: string; name: string }, out: Out): Promise<number> {

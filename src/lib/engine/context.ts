@@ -20,6 +20,7 @@ import type {
 	Ablation,
 	AgentState,
 	ConversationRecord,
+	PendingMemory,
 	RetrievalTrace,
 	SimState,
 	StepEvent
@@ -165,6 +166,8 @@ export class AgentContext {
 	 * the copy's last access as the step would, so what follows sees the same recency.
 	 */
 	foreseen = false;
+	/** vectors given with waiting memories (`memorize`'s `vectors`), kept out of the state */
+	private readonly given = new WeakMap<PendingMemory, Float32Array>();
 
 	constructor(
 		readonly agent: AgentState,
@@ -330,9 +333,11 @@ export class AgentContext {
 	 * Adds memories. As in the paper, a memory is rated and stored when it is made. With
 	 * `importance.waitMinutes` (the fast profile) and `defer`, memories wait (not yet retrievable)
 	 * until a step's `flushDue` rates them together (see there). A flush costs one embedding call
-	 * and a rating call per `importance.perCall` memories without a rating.
+	 * (for the memories without a vector) and a rating call per `importance.perCall` memories
+	 * without a rating. `vectors` (per item, stored without asking the embedder: a world's seed
+	 * vectors) are only for memories stored at once.
 	 */
-	async memorize(items: NewMemory[], opts: { defer?: boolean } = {}): Promise<MemoryRecord[]> {
+	async memorize(items: NewMemory[], opts: { defer?: boolean; vectors?: readonly (Float32Array | undefined)[] } = {}): Promise<MemoryRecord[]> {
 		const defer = opts.defer === true && this.state.settings.importance.waitMinutes > 0;
 		if (this.speculative) {
 			// ahead of need: ask the rating the flush would ask, store nothing
@@ -340,7 +345,12 @@ export class AgentContext {
 			return [];
 		}
 		const pending = this.agent.pending;
-		for (const item of items) pending.push({ ...item, created: item.created ?? this.now });
+		items.forEach((item, n) => {
+			const p: PendingMemory = { ...item, created: item.created ?? this.now };
+			const v = defer ? undefined : opts.vectors?.[n];
+			if (v) this.given.set(p, v);
+			pending.push(p);
+		});
 		if (defer) return [];
 		return this.flush();
 	}
@@ -396,7 +406,11 @@ export class AgentContext {
 		const items = this.agent.pending.slice(0, count);
 		if (items.length === 0) return [];
 		this.agent.pending = this.agent.pending.slice(count);
-		const vectors = await this.model.embed(items.map((i) => i.description));
+		// one call for the memories without a given vector (all of them but a world's seeds)
+		const asking = items.filter((i) => !this.given.has(i));
+		const asked = asking.length ? await this.model.embed(asking.map((i) => i.description)) : [];
+		let k = 0;
+		const vectors = items.map((i) => this.given.get(i) ?? asked[k++]);
 		const ratings = await this.rate(items);
 		const records = items.map((item, n) => {
 			const rec = this.stream.add({

@@ -45,6 +45,47 @@ describe('structured seed memories', () => {
 		expect(rated.sort()).toEqual(['Ana wonders about the weather', ...ana.seedMemories, world.seeds[0].memory].sort());
 	});
 
+	it('are stored with the world\'s vectors of the model\'s dimension, without asking the embedder for them', async () => {
+		const world = createTestWorld();
+		const ana = world.personas.find((p) => p.id === 'ana-alder')!;
+		ana.memories = [
+			{ id: 'n1', kind: 'observation', description: 'the kettle is boiling', importance: 2 },
+			{ id: 'n2', kind: 'thought', description: 'Ana wonders about the weather', importance: 3 },
+			{ id: 'n3', kind: 'plan', description: 'Ana plans to bake bread at 9am', importance: 4 }
+		];
+		const model = scriptedModel();
+		const given = (x: number) => Float32Array.from({ length: model.dimensions }, (_, k) => (k === 0 ? x : 0));
+		const asked: string[] = [];
+		const counting = {
+			...model,
+			embed: (texts: string[]) => {
+				asked.push(...texts);
+				return model.embed(texts);
+			}
+		};
+		const reads: [string, number][] = [];
+		// n1 has a vector, n2 one of another dimension, n3 none
+		world.seedVectors = {
+			read: async (persona, dimensions) => {
+				reads.push([persona, dimensions]);
+				return persona === 'ana-alder' ? [given(0.5), new Float32Array(3), undefined] : undefined;
+			}
+		};
+		const { sim } = await Simulation.create(world, { seed: 1 }, counting);
+		const records = sim.stream('ana-alder').records;
+		expect(Array.from(records[0].embedding)).toEqual(Array.from(given(0.5)));
+		expect(Array.from(records[1].embedding)).toEqual(Array.from((await model.embed(['Ana wonders about the weather']))[0]));
+		// only personas with structured memories are asked for vectors, at the model's dimension
+		expect(reads).toEqual([['ana-alder', model.dimensions]]);
+		expect(asked).not.toContain('the kettle is boiling');
+		expect(asked).toEqual(expect.arrayContaining(['Ana wonders about the weather', 'Ana plans to bake bread at 9am', ...ana.seedMemories]));
+		// the same world without the vectors starts from other embeddings, the rest alike
+		delete world.seedVectors;
+		const plain = await Simulation.create(world, { seed: 1 }, model);
+		expect(plain.sim.stream('ana-alder').records.map((r) => r.description)).toEqual(records.map((r) => r.description));
+		expect(digestOf(plain.sim)).not.toBe(digestOf(sim));
+	});
+
 	it('leave a world without them as it was: no list and an empty list start the same state', async () => {
 		const plain = await Simulation.create(createTestWorld(), { seed: 1 }, scriptedModel());
 		const world = createTestWorld();

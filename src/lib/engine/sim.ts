@@ -180,10 +180,13 @@ export class Simulation {
 				const ctx = sim.context(a, model, 'init', output);
 				const p = personas.find((x) => x.id === a.id) as PersonaDef;
 				const seeds = world.seeds.filter((s) => s.agent === a.id).map((s) => s.memory);
-				await ctx.memorize([
-					...givenMemories(a.id, sim.stream(a.id).size, p.memories ?? []),
-					...[...p.seedMemories, ...seeds].map((description) => ({ kind: 'thought' as const, source: 'seed' as const, description }))
-				]);
+				const given = givenMemories(a.id, sim.stream(a.id).size, p.memories ?? []);
+				// the world's stored vectors of these memories, those of the embedder's dimension
+				const stored = given.length && world.seedVectors ? await world.seedVectors.read(p.id, model.dimensions) : undefined;
+				await ctx.memorize(
+					[...given, ...[...p.seedMemories, ...seeds].map((description) => ({ kind: 'thought' as const, source: 'seed' as const, description }))],
+					{ vectors: stored && given.map((_, i) => (stored[i]?.length === model.dimensions ? stored[i] : undefined)) }
+				);
 				a.importanceSinceReflection = 0;
 			})
 		);

@@ -153,6 +153,16 @@ export interface SeedMemoryDef {
 	keywords?: string[];
 }
 
+/**
+ * Stored vectors of the personas' structured seed memories (a world's `personas/<id>.vectors`),
+ * read when a run starts: a memory with a vector of the run's dimension is stored with it, not
+ * embedded. Reading never fails: a file that cannot be used gives no vectors.
+ */
+export interface SeedVectors {
+	/** per entry of the persona's `memories`, its stored vector (or undefined); undefined: none of `dimensions` */
+	read(persona: string, dimensions: number): Promise<readonly (Float32Array | undefined)[] | undefined>;
+}
+
 export interface ScenarioSeed {
 	id: string;
 	agent: string;
@@ -183,6 +193,8 @@ export interface WorldDef {
 	start: number;
 	secondsPerStep: number;
 	settings: Settings;
+	/** the stored vectors of the personas' `memories`, when the world has any (read only by `Simulation.create`) */
+	seedVectors?: SeedVectors;
 }
 
 /** The paper's settings (the studio's faster trade-offs are the `fast` profile, `profiles.ts`). */

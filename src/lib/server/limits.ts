@@ -31,6 +31,8 @@ export interface Limits {
 	maxWorldJsonBytes: number;
 	/** seed memories one agent starts with: its persona's and the scenario's seeds for it */
 	maxSeedMemories: number;
+	/** bytes of one persona's seed-memory vectors (`personas/<id>.vectors`, binary) */
+	maxSeedVectorBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -43,7 +45,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 	maxMapBodyBytes: 64 * 1024 * 1024,
 	maxJsonDepth: 64,
 	maxWorldJsonBytes: 4 * 1024 * 1024,
-	maxSeedMemories: 1000
+	maxSeedMemories: 1000,
+	// 1,000 memories of 3,072 dimensions (the largest OpenAI embeddings) take 11.7 MiB
+	maxSeedVectorBytes: 32 * 1024 * 1024
 });
 
 /** The environment variable of each limit. */
@@ -57,7 +61,8 @@ export const LIMIT_ENV: Readonly<Record<keyof Limits, string>> = Object.freeze({
 	maxMapBodyBytes: 'SIMULACRA_MAX_MAP_BODY_BYTES',
 	maxJsonDepth: 'SIMULACRA_MAX_JSON_DEPTH',
 	maxWorldJsonBytes: 'SIMULACRA_MAX_WORLD_JSON_BYTES',
-	maxSeedMemories: 'SIMULACRA_MAX_SEED_MEMORIES'
+	maxSeedMemories: 'SIMULACRA_MAX_SEED_MEMORIES',
+	maxSeedVectorBytes: 'SIMULACRA_MAX_SEED_VECTOR_BYTES'
 });
 
 /** The limits in force: the defaults, each replaced by its environment variable when that is set. */

@@ -34,6 +34,7 @@ import { loadWorld } from '../world/load';
 import { RefFiles } from '../world/reference/files';
 import { memoriesOf, type ImportedMemory } from '../world/reference/memories';
 import { readRecording, recordingForm, splitDescription, type Recording, type Shown } from '../world/reference/recording';
+import { VECTORS_EXT } from '../world/vectors';
 import { readEmbeddings, readNodes, readScratch, readSpatial, type RefScratch } from '../world/reference/simulation';
 import { WorldError, formatProblem } from '../../world/problems';
 import { copyConfined } from '../store/copy';
@@ -234,8 +235,9 @@ export async function importRecording(
 				writeFileSync(file, JSON.stringify({ ...manifest, start: formatIso(start), secondsPerStep: r.meta.secondsPerStep }, null, '\t') + '\n');
 			}
 			// the run's memories are the recording's: its copy of the world keeps no structured seed
-			// memories (which might also lie after the recording's start)
+			// memories (which might also lie after the recording's start), nor their vectors
 			const personas = path.join(writer.dir, 'world', 'personas');
+			for (const f of existsSync(personas) ? readdirSync(personas).filter((n) => n.endsWith(VECTORS_EXT)) : []) rmSync(path.join(personas, f), { force: true });
 			for (const f of existsSync(personas) ? readdirSync(personas).filter((n) => n.endsWith('.json')) : []) {
 				const file = path.join(personas, f);
 				const persona = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;

@@ -11,6 +11,7 @@ import { ConfinedPathError, linksLeaving, realInside } from '../files';
 import { LIMIT_ENV, limits } from '../limits';
 import { worldsDir as defaultWorldsDir } from '../paths';
 import { analyseZones, type ZoneResult } from '../../world/zones';
+import { checkVectorFiles } from './vectors';
 import type { LoadedWorld, MapLayerView, MapView, ParsedMap } from '../../world/types';
 
 export interface WorldCounts {
@@ -158,6 +159,8 @@ export async function analyseWorld(nameOrPath: string, opts: AnalyseOptions = {}
 	}
 	for (const pf of personaFiles) checkSeedMemoryPlaces(pf, { start: manifest?.start, personas: personaStems }, problems);
 	personas.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	// the stored vectors of their seed memories (personas/<id>.vectors), read when a run starts
+	const seedVectors = await checkVectorFiles(dir, new Map(personaFiles.flatMap((pf) => (pf.def ? [[pf.stem, pf.def] as const] : []))), personaStems, problems);
 
 	const scenario = await readScenario(dir, problems);
 	if (scenario.file) {
@@ -211,7 +214,8 @@ export async function analyseWorld(nameOrPath: string, opts: AnalyseOptions = {}
 		facts: scenario.facts,
 		start: manifest.start,
 		secondsPerStep: manifest.secondsPerStep,
-		settings: manifest.settings
+		settings: manifest.settings,
+		...(seedVectors ? { seedVectors } : {})
 	};
 	return done({ dir, def, map: mapView, warnings: problems.warnings });
 }

@@ -33,6 +33,7 @@ import { projectRoot } from '../paths';
 import { analyseWorld, checkPersonaPlaces } from './analyse';
 import { checkManifest, checkPersonaFile, checkSeedMemoryPlaces, parseJsonFile, placeOfFile, readJsonFile, readManifest, readWorldJsonText, type JsonFile } from './manifest';
 import { readMap, tooManyTiles } from './tmx';
+import { checkVectorFile, vectorsRel } from './vectors';
 import { checkMapDoc, readMapDoc, saveMapDoc } from './tmx-doc';
 import { isRecord } from '../../shared/guards';
 import { ConflictError, InvalidError, NotFoundError } from '../errors';
@@ -647,6 +648,8 @@ export async function writePersona(worldsDir: string, world: string, id: string,
 		// seed memories: made by the world's start, shared with its personas
 		const { manifest } = await readManifest(dir, new ProblemList());
 		checkSeedMemoryPlaces(pf, { start: manifest?.start, personas: [...new Set([...others.map((o) => o.id), id])] }, problems);
+		// its seed memories' stored vectors, against the memories as saved
+		if (pf.def) await checkVectorFile(dir, id, pf.def, problems);
 	}
 	if (problems.errors.length) throw new InvalidError(`persona "${id}" has problems; nothing was saved`, { problems: problems.errors });
 
@@ -686,5 +689,9 @@ export async function deletePersona(worldsDir: string, world: string, id: string
 	if (!info) throw new NotFoundError(`No persona "${id}"`);
 	if (!info.isFile() && !info.isSymbolicLink()) throw new ConflictError(`${rel} is not a file`);
 	await unlink(target); // a link is removed, never what it points to
+	// its seed memories' vectors go with it: a persona made later with this id starts without them
+	const vectors = path.join(dir, vectorsRel(id));
+	const side = await lstat(vectors).catch(() => undefined);
+	if (side && (side.isFile() || side.isSymbolicLink())) await unlink(vectors);
 	return { deleted: id };
 }

@@ -9,21 +9,22 @@
 // special-block CSVs) and the spawning locations; the simulation (storage/<simulation>/) gives
 // the clock (reverie/meta.json), one persona per persona folder (scratch.json, the places of
 // spatial_memory.json, the memories of nodes.json as structured seed memories with their kinds,
-// times, importance and evidence) starting on its tile of environment/<step>.json.
+// times, importance and evidence, and their vectors of embeddings.json in personas/<id>.vectors)
+// starting on its tile of environment/<step>.json.
 //
 // Everything is read and checked before anything is written; the world is built in a hidden
 // folder beside the worlds, checked like any world (`world check`) and only then moved into
 // place, so a failed import leaves nothing behind.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { formatIso } from '../../engine/clock';
 import { DEFAULT_SETTINGS } from '../../engine/types';
 import { WorldError, formatProblem, type WorldProblem } from '../../world/problems';
 import { worldsDir as defaultWorldsDir } from '../paths';
-import { LIMIT_ENV, limits } from '../limits';
+import { formatBytes, LIMIT_ENV, limits } from '../limits';
 import { checkWorld } from './check';
 import { importMap } from './import';
 import { WORLD_ID } from '../../shared/ids';
@@ -33,7 +34,8 @@ import { personaId, RefFiles } from './reference/files';
 import { readMaze, type RefMaze } from './reference/maze';
 import { memoriesOf } from './reference/memories';
 import { placeholderPng } from './reference/placeholder';
-import { readEnvironment, readMeta, readNodes, readScratch, readSpatial, type RefMeta, type RefNode, type RefScratch } from './reference/simulation';
+import { readEmbeddings, readEnvironment, readMeta, readNodes, readScratch, readSpatial, type RefMeta, type RefNode, type RefScratch } from './reference/simulation';
+import { encodeVectors, vectorsRel } from './vectors';
 import { addTownLayers, blockOutside, townZones, type TownZones } from './reference/town';
 
 export interface ReferenceImportReport {
@@ -47,8 +49,12 @@ export interface ReferenceImportReport {
 	simulation: string;
 	start: string;
 	secondsPerStep: number;
-	/** `seedMemories`: how many memories of nodes.json the persona starts with (its `memories`) */
-	personas: { id: string; name: string; home: string; tile: [number, number]; knownPlaces: number; seedMemories: number }[];
+	/**
+	 * `seedMemories`: how many memories of nodes.json the persona starts with (its `memories`);
+	 * `vectors`: those whose vectors of embeddings.json the world keeps (`file`, relative to the
+	 * world), or why none are kept
+	 */
+	personas: { id: string; name: string; home: string; tile: [number, number]; knownPlaces: number; seedMemories: number; vectors: KeptVectors }[];
 	zones: { sectors: number; arenas: number; objects: number; spawns: number };
 	layers: { name: string; kind: 'tile' | 'object' | 'image'; visible: boolean }[];
 	/** tileset images the checkout lacks, as the map names them; each got a placeholder */
@@ -86,6 +92,9 @@ export function listSimulations(frontend: RefFiles): string[] {
 		.sort();
 }
 
+/** A persona's vectors as the world keeps them (personas/<id>.vectors), or why it keeps none. */
+export type KeptVectors = { kept: number; dimension: number; file: string; bytes: number } | { kept: 0; reason: string };
+
 interface PersonaPlan {
 	id: string;
 	scratch: RefScratch;
@@ -93,6 +102,9 @@ interface PersonaPlan {
 	nodes: RefNode[];
 	json: Record<string, unknown>;
 	tile: { x: number; y: number };
+	vectors?: KeptVectors;
+	/** the side file's bytes, when vectors are kept */
+	vectorFile?: Buffer;
 }
 
 /** Tileset images of the Tiled JSON map, relative to its folder, with the size the map declares. */
@@ -224,7 +236,10 @@ export async function importReference(checkout: string, opts: { simulation: stri
 		const { warning: settingsWarning, ...manifest } = manifestOf(mz, m, plans, `${name}.tmx`) as { warning?: string; name: string };
 		if (opts.title?.trim()) manifest.name = opts.title.trim();
 		await writeFile(path.join(dir, 'world.json'), JSON.stringify(manifest, null, '\t') + '\n');
-		for (const p of plans) await writeFile(path.join(dir, 'personas', `${p.id}.json`), JSON.stringify(p.json, null, '\t') + '\n');
+		for (const p of plans) {
+			await writeFile(path.join(dir, 'personas', `${p.id}.json`), JSON.stringify(p.json, null, '\t') + '\n');
+			if (p.vectorFile) await writeFile(path.join(dir, ...vectorsRel(p.id).split('/')), p.vectorFile);
+		}
 
 		const check = await checkWorld(dir);
 		if (!check.ok) throw new WorldError(check.errors, `the imported world "${name}"`);
@@ -260,7 +275,8 @@ export async function importReference(checkout: string, opts: { simulation: stri
 				home: p.json.home as string,
 				tile: [p.tile.x, p.tile.y],
 				knownPlaces: (p.json.knownPlaces as string[]).length,
-				seedMemories: (p.json.memories as object[] | undefined)?.length ?? 0
+				seedMemories: (p.json.memories as object[] | undefined)?.length ?? 0,
+				vectors: p.vectors ?? { kept: 0, reason: 'no seed memories' }
 			})),
 			zones: { sectors: check.counts.sectors, arenas: check.counts.arenas, objects: check.counts.objects, spawns: check.counts.spawns },
 			layers: doc.layers.map((l) => ({ name: l.name, kind: l.kind === 'other' ? 'image' : l.kind, visible: l.visible })),
@@ -350,10 +366,11 @@ async function readPersonas(sim: RefFiles, meta: RefMeta, maze: RefMaze, zones: 
 	}
 	const idOf = new Map(plans.map((p) => [p.scratch.name.toLowerCase(), p.id]));
 	for (const p of plans) {
-		const memories = seedMemoriesOf(sim, p, meta.now, idOf);
+		const { memories, embeddingKeys } = seedMemoriesOf(sim, p, meta.now, idOf);
 		// after seedMemories, before perception: the documented order
 		const { perception, ...fields } = p.json;
 		if (memories.length) p.json = { ...fields, memories, perception };
+		await keepVectors(sim, p, memories, embeddingKeys);
 	}
 	return plans;
 }
@@ -362,10 +379,10 @@ async function readPersonas(sim: RefFiles, meta: RefMeta, maze: RefMaze, zones: 
  * A persona's nodes.json as the structured seed memories of its world (personas/<id>.json
  * `memories`): kind (reference/memories.ts), time, importance (poignancy), evidence (node keys
  * as ids), the other party of a conversation (a persona id) and keywords, the most recent
- * SIMULACRA_MAX_SEED_MEMORIES of them. embeddings.json is not kept: a run embeds its seed
- * memories with its own embedder.
+ * SIMULACRA_MAX_SEED_MEMORIES of them; with the text each was embedded by in embeddings.json
+ * (its `embedding_key`).
  */
-function seedMemoriesOf(sim: RefFiles, p: PersonaPlan, start: number, idOf: Map<string, string>): object[] {
+function seedMemoriesOf(sim: RefFiles, p: PersonaPlan, start: number, idOf: Map<string, string>): { memories: SeedMemoryJson[]; embeddingKeys: string[] } {
 	const rel = `${p.folder}/bootstrap_memory/associative_memory`;
 	const all = memoriesOf(p.nodes, p.scratch.name, start);
 	const max = limits().maxSeedMemories;
@@ -379,9 +396,8 @@ function seedMemoriesOf(sim: RefFiles, p: PersonaPlan, start: number, idOf: Map<
 	const late = all.filter((m) => m.created > start).length;
 	if (late)
 		sim.warn(`${rel}/nodes.json`, undefined, `${late} memories were made after the simulation's current time (${formatIso(start)}); they count as made then`);
-	if (sim.isFile(`${rel}/embeddings.json`) && statSync(sim.abs(`${rel}/embeddings.json`)).size > 2)
-		sim.warn(`${rel}/embeddings.json`, undefined, "the vectors are not kept in the world: a run embeds the seed memories with its own embedder (runs import keeps them for a recording)");
-	return all.slice(from).map((m, k) => {
+	const kept = all.slice(from);
+	const memories = kept.map((m, k) => {
 		const i = from + k;
 		const evidence = m.evidence.filter((e) => e >= from && e < i).map((e) => all[e].node.key);
 		const other = m.with === undefined ? undefined : idOf.get(m.with.toLowerCase());
@@ -396,6 +412,52 @@ function seedMemoriesOf(sim: RefFiles, p: PersonaPlan, start: number, idOf: Map<
 			...(m.node.keywords.length ? { keywords: m.node.keywords } : {})
 		};
 	});
+	return { memories, embeddingKeys: kept.map((m) => m.node.embeddingKey) };
+}
+
+interface SeedMemoryJson {
+	id: string;
+	description: string;
+}
+
+/**
+ * The vectors of embeddings.json for the persona's seed memories (by each node's
+ * `embedding_key`), as the file personas/<id>.vectors (./vectors.ts): those of the dimension most
+ * of them have; a memory whose text has none has none (a run embeds it). A run whose embedder
+ * has that dimension stores the memories with them.
+ */
+async function keepVectors(sim: RefFiles, p: PersonaPlan, memories: SeedMemoryJson[], keys: string[]): Promise<void> {
+	const rel = `${p.folder}/bootstrap_memory/associative_memory/embeddings.json`;
+	const none = (reason: string) => {
+		p.vectors = { kept: 0, reason };
+	};
+	if (memories.length === 0) return none('no seed memories');
+	if (!sim.isFile(rel)) return none('no embeddings.json');
+	// a file that cannot be read costs the vectors, not the import
+	const before = sim.problems.errors.length;
+	const table = await readEmbeddings(sim, rel);
+	const unread = sim.problems.errors.splice(before);
+	for (const e of unread) sim.problems.warn(e.file, e.where, `${e.message}; the vectors are not kept: a run embeds the seed memories with its own embedder`);
+	if (unread.length) return none('embeddings.json cannot be read');
+	if (table.size === 0) return none('embeddings.json holds no vectors');
+	const found = keys.map((k) => table.get(k));
+	const counts = new Map<number, number>();
+	for (const v of found) if (v) counts.set(v.length, (counts.get(v.length) ?? 0) + 1);
+	if (counts.size === 0) return none("embeddings.json holds no vector of its memories' texts");
+	// the dimension most of them have (the larger of two as common)
+	const [dimension] = [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0];
+	const other = found.filter((v) => v && v.length !== dimension).length;
+	if (other)
+		sim.warn(rel, undefined, `${other} of the memories' vectors have another dimension than the ${dimension} of the others; those memories are embedded by the run`);
+	const entries = memories.flatMap((m, i) => (found[i]?.length === dimension ? [{ id: m.id, description: m.description, vector: found[i]! }] : []));
+	const file = encodeVectors(p.id, dimension, entries);
+	const max = limits().maxSeedVectorBytes;
+	if (file.length > max) {
+		sim.warn(rel, undefined, `the vectors of ${entries.length} memories take ${formatBytes(file.length)}, more than the ${formatBytes(max)} a world's vectors file may (${LIMIT_ENV.maxSeedVectorBytes}); they are not kept: a run embeds the seed memories with its own embedder`);
+		return none(`more than ${LIMIT_ENV.maxSeedVectorBytes}`);
+	}
+	p.vectors = { kept: entries.length, dimension, file: vectorsRel(p.id), bytes: file.length };
+	p.vectorFile = file;
 }
 
 /** world.json: the clock of the simulation, the retrieval and reflection settings of its personas. */

@@ -47,6 +47,7 @@ const OPTIONS = {
 	name: { type: 'string', value: 'NAME', help: "the new world's folder name" },
 	root: { type: 'string', value: 'DIR', help: "where the map's tilesets and images may come from (default: the map's folder)" },
 	storage: { type: 'string', value: 'SIM', help: "a simulation of the checkout's storage/ folder" },
+	'snapshot-every': { type: 'string', value: 'N', help: 'a snapshot every N steps (default 120): fewer take less disk, restoring a step between them takes longer' },
 	weights: { type: 'string', multiple: true, value: 'R,I,V', help: 'recency, importance and relevance weights' },
 	decay: { type: 'string', multiple: true, value: 'D', help: 'a recency decay ("run": the run\'s own; repeatable)' },
 	purpose: { type: 'string', value: 'P', help: 'only retrievals made for this purpose' },
@@ -181,12 +182,13 @@ export const COMMANDS: readonly CommandSpec[] = [
 	{
 		name: 'runs import',
 		positionals: 'FOLDER',
-		options: ['world', 'model'],
-		help: `  runs import FOLDER --world W [--model offline|openai]
+		options: ['world', 'model', 'snapshot-every'],
+		help: `  runs import FOLDER --world W [--model offline|openai] [--snapshot-every N]
                          a simulation recorded by the reference implementation
                          (storage/SIM or compressed_storage/SIM) as a run of world W
                          (imported from the same simulation); fork it at its last step
-                         to continue it`
+                         to continue it; a snapshot every N steps (default 120), the
+                         steps between restored from the one before`
 	},
 	{
 		name: 'diff',

@@ -409,7 +409,12 @@ async function main(argv: string[]): Promise<number> {
 				print(out, check, () => formatRunCheck(check));
 				return check.problems.length === 0 ? 0 : 1;
 			}
-			if (sub === 'import') return runsImport(need(id, 'runs import needs the folder of a recorded simulation'), { world: need(values.world, 'runs import needs --world W (a world imported from the same simulation)'), model: values.model }, out);
+			if (sub === 'import')
+				return runsImport(
+					need(id, 'runs import needs the folder of a recorded simulation'),
+					{ world: need(values.world, 'runs import needs --world W (a world imported from the same simulation)'), model: values.model, snapshotEvery: int(values['snapshot-every'], 'snapshot-every', 1) },
+					out
+				);
 			if (sub !== undefined) throw new UsageError(`unknown runs command "${sub}" (check, rm or import)`);
 			const runs = listRuns();
 			print(out, runs, () =>

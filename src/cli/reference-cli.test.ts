@@ -3,7 +3,7 @@
 // recording's last step, and refusals that name the file and exit 1 without a stack trace.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,14 @@ describe('reference imports on the command line', () => {
 		expect(text.out).toMatch(/imported compressed recording as run (\S+) of world ville/);
 		const run = /as run (\S+)/.exec(text.out)![1];
 		expect(text.out).toContain('Ann Lee: 6 memories');
+		expect(text.out).toContain('2 snapshots (every 120 steps and the last)');
+
+		// --snapshot-every N: the interval and the snapshots written in the report and in run.json
+		const sparse = cli('runs', 'import', fixture.compressed, '--world', 'ville', '--snapshot-every', '5', '--json');
+		expect(sparse.code).toBe(0);
+		const sparseReport = JSON.parse(sparse.out);
+		expect(sparseReport).toMatchObject({ ok: true, steps: 9, snapshotEvery: 5, snapshots: 3 });
+		expect(JSON.parse(readFileSync(path.join(sparseReport.dir, 'run.json'), 'utf8')).snapshotEvery).toBe(5);
 
 		const at = JSON.parse(cli('inspect', run, '--step', '9', '--json').out);
 		expect(at.agents.map((a: { id: string; memories: number; address: string }) => [a.id, a.memories, a.address])).toEqual([
@@ -55,5 +63,20 @@ describe('reference imports on the command line', () => {
 		expect(notRecording.code).toBe(1);
 		expect(JSON.parse(notRecording.out).problems[0].message).toMatch(/expected meta\.json and master_movement\.json/);
 		expect(readdirSync(worlds)).not.toContain('nothing');
+	}, 60_000);
+
+	it('refuses --snapshot-every that is not a whole number of at least 1, naming the option; --help lists it', () => {
+		for (const bad of ['0', 'abc', '2.5']) {
+			const text = cli('runs', 'import', dir, '--world', 'ville', '--snapshot-every', bad);
+			expect(text.code).toBe(1);
+			expect(text.err).toBe(`error: --snapshot-every must be a whole number of at least 1, not "${bad}"\n`);
+		}
+		const json = cli('runs', 'import', dir, '--world', 'ville', '--snapshot-every', '0', '--json');
+		expect(json.code).toBe(1);
+		expect(JSON.parse(json.out)).toMatchObject({ ok: false, error: '--snapshot-every must be a whole number of at least 1, not "0"' });
+		const help = cli('runs', 'import', '--help');
+		expect(help.code).toBe(0);
+		expect(help.out).toContain('[--snapshot-every N]');
+		expect(help.out).toMatch(/\n {2}--snapshot-every N +a snapshot every N steps \(default 120\)/);
 	}, 60_000);
 });

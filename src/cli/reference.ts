@@ -1,6 +1,6 @@
 // The command line's imports from the reference implementation (joonspk-research/generative_agents):
 //   world import CHECKOUT --storage SIM --name NAME   its town and a starting simulation as a world
-//   runs import FOLDER --world W [--model M]          a recorded simulation as a run
+//   runs import FOLDER --world W [--model M] [--snapshot-every N]   a recorded simulation as a run
 
 import { importReference, type ReferenceImportReport } from '../lib/server/world/import-reference';
 import { importRecording, type RunImportReport } from '../lib/server/run/import-run';
@@ -66,7 +66,7 @@ export async function worldImportReference(checkout: string, opts: { storage: st
 export function runsImportText(r: RunImportReport): string {
 	return [
 		`imported ${r.form} recording as run ${r.run} of world ${r.world} in ${(r.ms.total / 1000).toFixed(1)} s`,
-		`  steps 0..${r.steps} (${r.start.replace('T', ' ')} to ${r.end.replace('T', ' ')}), ${r.snapshots} snapshots, ${r.conversations} conversations`,
+		`  steps 0..${r.steps} (${r.start.replace('T', ' ')} to ${r.end.replace('T', ' ')}), ${r.snapshots} snapshots (every ${r.snapshotEvery} steps and the last), ${r.conversations} conversations`,
 		...r.agents.map((a) => `  ${a.name}: ${a.memories} memories (embeddings ${a.embeddings === 'recording' ? 'from embeddings.json' : 'computed by the run\'s embedder'})`),
 		`  not in the recording: ${r.missing.join('; ')}`,
 		...r.warnings.map((w) => `  warning: ${w}`),
@@ -74,13 +74,14 @@ export function runsImportText(r: RunImportReport): string {
 	].join('\n');
 }
 
-export async function runsImport(folder: string, opts: { world: string; model?: string }, out: Out): Promise<number> {
+export async function runsImport(folder: string, opts: { world: string; model?: string; snapshotEvery?: number }, out: Out): Promise<number> {
 	if (opts.model !== undefined && opts.model !== 'offline' && opts.model !== 'openai') throw new Error(`--model is offline or openai, not "${opts.model}"`);
 	const tty = !out.json && process.stderr.isTTY === true;
 	try {
 		const r = await importRecording(folder, {
 			world: opts.world,
 			model: opts.model as ModelChoice | undefined,
+			snapshotEvery: opts.snapshotEvery,
 			onProgress: tty ? (done, total) => process.stderr.write(`\rwriting step ${done}/${total}\x1b[K${done === total ? '\n' : ''}`) : undefined
 		});
 		write(out, r, () => runsImportText(r));

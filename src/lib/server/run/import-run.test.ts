@@ -168,6 +168,28 @@ describe('runs import <recording> --world <id>', () => {
 		expect(fork.steps).toBe(9);
 	}, 60_000);
 
+	it('writes a snapshot every snapshotEvery steps (default 120), records the interval, and restores every step as the default does', async () => {
+		const standard = await importRecording(fixture.compressed, { world: 'ville', home });
+		const five = await importRecording(fixture.compressed, { world: 'ville', home, snapshotEvery: 5 });
+		expect([standard.snapshotEvery, standard.snapshots]).toEqual([120, 2]);
+		expect([five.snapshotEvery, five.snapshots]).toEqual([5, 3]);
+		// on disk: step 0, step 5 and the last, and the interval in run.json
+		expect(readdirSync(path.join(five.dir, 'snapshots')).sort()).toEqual(['0.json.br', '5.json.br', '9.json.br']);
+		expect(openRun(five.run, home).meta.snapshotEvery).toBe(5);
+		expect(openRun(standard.run, home).meta.snapshotEvery).toBe(120);
+		for (let n = 0; n <= 9; n++) {
+			const [a, b] = await Promise.all([loadState(standard.run, n, { home }), loadState(five.run, n, { home })]);
+			expect(digestOf(b.sim), `step ${n}`).toBe(digestOf(a.sim));
+			expect(b.sim.state, `step ${n}`).toEqual(a.sim.state);
+		}
+		expect((await checkRun(five.run, home)).problems).toEqual([]);
+
+		// anything but a whole number of at least 1 is refused before a run is made
+		const before = openRunIds();
+		for (const bad of [0, -3, 2.5, Number.NaN]) await expect(importRecording(fixture.compressed, { world: 'ville', home, snapshotEvery: bad })).rejects.toThrow(/^snapshotEvery must be a whole number of at least 1/);
+		expect(openRunIds()).toEqual(before);
+	}, 60_000);
+
 	it('reads the expanded form into the same steps, and computes embeddings of another size', async () => {
 		const compressed = await importRecording(fixture.compressed, { world: 'ville', home });
 		// embeddings.json of the wrong size: the run's embedder embeds them again

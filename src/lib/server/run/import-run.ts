@@ -53,6 +53,9 @@ export interface RunImportReport {
 	end: string;
 	agents: { id: string; name: string; memories: number; embeddings: 'recording' | 'computed' }[];
 	conversations: number;
+	/** a snapshot every this many steps (and at step 0 and the last); run.json's `snapshotEvery` */
+	snapshotEvery: number;
+	/** snapshots written */
 	snapshots: number;
 	/** what the recording does not hold, so the run does not either */
 	missing: string[];
@@ -88,12 +91,18 @@ export async function importRecording(
 		home?: string;
 		worldsDir?: string;
 		model?: ModelChoice;
-		/** a snapshot every this many steps (and at the last); the states between are restored from the commit lines */
+		/**
+		 * a snapshot every this many steps (and at the last; default the runner's SNAPSHOT_EVERY): a
+		 * whole number of at least 1. The states between are restored from the commit lines, from
+		 * the nearest snapshot before, so fewer snapshots take less disk and longer restores.
+		 */
 		snapshotEvery?: number;
 		onProgress?: (done: number, total: number) => void;
 	}
 ): Promise<RunImportReport> {
 	const t0 = performance.now();
+	const every = opts.snapshotEvery ?? SNAPSHOT_EVERY;
+	if (!Number.isInteger(every) || every < 1) throw new RangeError(`snapshotEvery must be a whole number of at least 1, not ${every}`);
 	const home = opts.home ?? dataHome();
 	const files = new RefFiles(path.resolve(folder), '', folder);
 	if (!files.isDir('')) throw new WorldError([{ file: folder, message: 'folder not found' }], 'import');
@@ -127,7 +136,6 @@ export async function importRecording(
 			`world "${world.id}" starts at ${formatIso(world.start)} with ${world.secondsPerStep} s a step; the run keeps the recording's clock (${formatIso(start)}, ${r.meta.secondsPerStep} s a step) in its copy of the world`
 		);
 	const last = r.last;
-	const every = Math.max(1, Math.floor(opts.snapshotEvery ?? SNAPSHOT_EVERY));
 	const timeOf = (step: number) => timeAtStep(start, r.meta.secondsPerStep, step);
 
 	const agents: Agent[] = [];
@@ -300,6 +308,7 @@ export async function importRecording(
 			end: formatIso(timeOf(last)),
 			agents: agents.map((a) => ({ id: a.id, name: a.name, memories: a.records.length, embeddings: a.embeddings })),
 			conversations,
+			snapshotEvery: every,
 			snapshots,
 			missing: MISSING,
 			warnings: [...files.problems.warnings.map(formatProblem), ...warnings],

@@ -921,9 +921,9 @@ export async function talk(
 	return { lines, history };
 }
 
-/** What each speaker remembers of a conversation (both asked at once); stored unless speculative. */
-export async function rememberTalk(ctxA: AgentContext, ctxB: AgentContext, history: string[]): Promise<void> {
-	await Promise.all(
+/** What each speaker remembers of a conversation (both asked at once; per speaker, the memories); stored unless speculative. */
+export async function rememberTalk(ctxA: AgentContext, ctxB: AgentContext, history: string[]): Promise<NewMemory[][]> {
+	return Promise.all(
 		([[ctxA, ctxB.agent], [ctxB, ctxA.agent]] as const).map(async ([me, other]) => {
 			const memo = await me.ask<{ summary: string; plan_note: string }>(
 				'conversation_memo',
@@ -937,6 +937,7 @@ export async function rememberTalk(ctxA: AgentContext, ctxB: AgentContext, histo
 			// rated with the agent's next batch, like what it observes: the conversation's end
 			// waits for no rating
 			await me.memorize(items, { defer: true });
+			return items;
 		})
 	);
 }

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { outputJsonSchema } from '../prompts/json-schema';
 import type { PromptSet } from '../prompts/promptset';
+import { createModelGateway, OfflineProvider } from '../server/model';
 import { loadPromptSet } from '../server/model/load';
 import { randomAnswerModel } from '../server/model/testing/random-json';
 import { loadWorld } from '../server/world/load';
@@ -60,5 +61,92 @@ describe('the lookahead with the paper settings', () => {
 		expect(share('dialogue_turn')).toBeGreaterThan(0.8);
 		// ratings of observations and of the actions agents begin, asked for the steps that make them
 		expect(share('importance')).toBeGreaterThan(0.3);
+	}, 120_000);
+
+	it('asks the reactions that follow a conversation, from what the conversation made ahead leaves its speakers with', async () => {
+		// the offline stand-in: its agents talk often; its answers depend on the prompt only
+		const { gateway } = await createModelGateway({ provider: new OfflineProvider(), cacheDir: false });
+		const prompt = (r: ModelRequest) => `${r.template}|${JSON.stringify(r.vars)}`;
+		const asked = new Set<string>();
+		const ahead: ModelPort = {
+			dimensions: gateway.dimensions,
+			complete: <T,>(r: ModelRequest) => (asked.add(prompt(r)), gateway.complete<T>(r)),
+			embed: (t) => gateway.embed(t)
+		};
+		// the react calls of speakers at the step their conversation ends
+		const after = { calls: 0, ahead: 0 };
+		let ending = new Set<string>();
+		const step: ModelPort = {
+			dimensions: gateway.dimensions,
+			complete: <T,>(r: ModelRequest) => {
+				if (r.template === 'react' && ending.has(r.agent ?? '')) {
+					after.calls++;
+					if (asked.has(prompt(r))) after.ahead++;
+				}
+				return gateway.complete<T>(r);
+			},
+			embed: (t) => gateway.embed(t)
+		};
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		const started = new Set<string>();
+		for (let i = 0; i < 300; i++) {
+			await sim.lookahead(ahead, { horizonSteps: 120, started });
+			ending = new Set((sim.state.talks ?? []).filter((t) => t.commitStep === sim.state.step).flatMap((t) => t.agents));
+			await sim.step([], step);
+		}
+		expect(after.calls).toBeGreaterThan(2);
+		expect(after.ahead / after.calls).toBeGreaterThan(0.5);
+	}, 120_000);
+
+	it('asks foreseen reactions with the prompts the steps then ask when its answers arrive after later steps have run', async () => {
+		const { gateway } = await createModelGateway({ provider: new OfflineProvider(), cacheDir: false });
+		const prompt = (r: ModelRequest) => `${r.template}|${JSON.stringify(r.vars)}`;
+		const asked = new Set<string>();
+		// the answers of the work ahead begun before a step arrive after the next step has run (a slow endpoint's)
+		const aheadUntil = (gate: Promise<void>): ModelPort => ({
+			dimensions: gateway.dimensions,
+			complete: async <T,>(r: ModelRequest) => {
+				asked.add(prompt(r));
+				await gate;
+				return gateway.complete<T>(r);
+			},
+			embed: async (t) => {
+				await gate;
+				return gateway.embed(t);
+			}
+		});
+		const used = { calls: 0, ahead: 0 };
+		const step: ModelPort = {
+			dimensions: gateway.dimensions,
+			complete: <T,>(r: ModelRequest) => {
+				if (r.template === 'context_summary' || r.template === 'react') {
+					used.calls++;
+					if (asked.has(prompt(r))) used.ahead++;
+				}
+				return gateway.complete<T>(r);
+			},
+			embed: (t) => gateway.embed(t)
+		};
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		const started = new Set<string>();
+		let before: { release: () => void; work: Promise<void> } | null = null;
+		for (let i = 0; i < 300; i++) {
+			let release!: () => void;
+			const gate = new Promise<void>((r) => (release = r));
+			const work = sim.lookahead(aheadUntil(gate), { horizonSteps: 120, started });
+			await sim.step([], step);
+			if (before) {
+				before.release();
+				await before.work;
+			}
+			before = { release, work };
+		}
+		before?.release();
+		await before?.work;
+		expect(used.calls).toBeGreaterThan(20);
+		// 0.62 when no reaction after a conversation was foreseen, a reaction was not asked again when
+		// what the agent would remember by then changed, and work ahead read the streams as the steps
+		// had left them since (memories it foresaw stored twice)
+		expect(used.ahead / used.calls).toBeGreaterThan(0.75);
 	}, 120_000);
 });

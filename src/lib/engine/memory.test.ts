@@ -64,6 +64,23 @@ describe('memory retrieval', () => {
 		expect(selectTop([], 5, (p) => p)).toEqual([]);
 	});
 
+	it('a copy holds the first memories asked for, with their access times, and leaves the stream alone', () => {
+		const s = stream([
+			['alpha', 4, 0],
+			['beta', 5, HOUR],
+			['gamma', 6, 2 * HOUR]
+		]);
+		s.touch([0], 3 * HOUR);
+		const c = s.copy(2);
+		expect(c.records.map((r) => r.description)).toEqual(['alpha', 'beta']);
+		expect(c.lastAccessList()).toEqual([3 * HOUR, HOUR]);
+		c.add({ kind: 'observation', description: 'delta', created: 4 * HOUR, step: 0, importance: 1, embedding: tinyEmbed('delta') });
+		c.touch([1], 5 * HOUR);
+		expect(s.size).toBe(3);
+		expect(s.lastAccessList()).toEqual([3 * HOUR, HOUR, 2 * HOUR]);
+		expect(s.copy().size).toBe(3);
+	});
+
 	it('last access is kept per memory and can be restored', () => {
 		const s = stream([
 			['one', 1, 0],

@@ -224,11 +224,12 @@ export class MemoryStream {
 		for (let i = 0; i < records.length; i++) records[i].embedding = this.vectors.row(i);
 	}
 
-	/** A copy with the same memories and access times, to add foreseen memories to (work ahead). */
-	copy(): MemoryStream {
-		const c = new MemoryStream(this.agent, this.dimensions, Math.max(256, this.size + 64), this.backend);
-		for (const r of this.records) c.add(r);
-		c.setLastAccess(this.lastAccessCol.subarray(0, this.size));
+	/** A copy with the same memories (the first `size`) and access times, to add foreseen memories to (work ahead). */
+	copy(size = this.size): MemoryStream {
+		const n = Math.min(size, this.size);
+		const c = new MemoryStream(this.agent, this.dimensions, Math.max(256, n + 64), this.backend);
+		for (let i = 0; i < n; i++) c.add(this.records[i]);
+		c.setLastAccess(this.lastAccessCol.subarray(0, n));
 		return c;
 	}
 

@@ -20,11 +20,12 @@ import {
 	type PerceivedEvent
 } from './agent';
 import { canonicalJson } from './canonical';
+import { hash32 } from './rng';
 import { applyInput, checkInput, type SimInput } from './inputs';
 import { MINUTE, dayIndex, dayStart, minuteOfDay, timeAtStep } from './clock';
 import { EARLIER_IMPORTANCE } from './profiles';
 import { AgentContext, dueAhead, dueBatch, emptyOutput, type NewMemory, type RecallScope, type StepOutput } from './context';
-import { MemoryStream, type MemoryRecord } from './memory';
+import { MemoryStream, SOURCE_OF_KIND, type MemoryRecord } from './memory';
 import type { ModelPort } from './model';
 import { PathFinder } from './path';
 import {
@@ -99,6 +100,12 @@ interface Course {
 	at(k: number): Foreseen | null;
 }
 
+/** A conversation made ahead: per speaker, what its retrievals recalled (touched at the commit) and what it remembers. */
+interface TalkAhead {
+	touched: Record<string, number[]>;
+	remembered: Record<string, NewMemory[]>;
+}
+
 /** Foreseeing never asks the model: `foreseeAction` returns before any call. */
 const NO_MODEL: ModelPort = {
 	complete: () => Promise.reject(new Error('foreseeing asks no model')),
@@ -140,6 +147,8 @@ export class Simulation {
 	readonly streams = new Map<string, MemoryStream>();
 	/** per agent: its foreseen next action, and what it was foreseen from (see `course`) */
 	private readonly foreseen = new Map<string, { key: string; action: ActionState | null }>();
+	/** conversations under way made ahead, by id: what they leave the speakers with (see `reactionsAhead`) */
+	private readonly talksAhead = new Map<string, Promise<TalkAhead>>();
 
 	private constructor(
 		readonly world: WorldDef,
@@ -603,13 +612,35 @@ export class Simulation {
 			return ctx;
 		};
 		const last = s.step + opts.horizonSteps;
-		for (const t of s.talks ?? []) {
+		// the streams as they are now: work ahead that waits for answers must not see what the
+		// steps made meanwhile (foreseen memories would be there twice)
+		const sizes = new Map(s.agents.map((a) => [a.id, this.stream(a.id).size]));
+		const bases = new Map<string, MemoryStream>();
+		const baseOf = (id: string) => {
+			let b = bases.get(id);
+			if (!b) bases.set(id, (b = this.stream(id).copy(sizes.get(id))));
+			return b;
+		};
+		const talks = s.talks ?? [];
+		for (const id of this.talksAhead.keys()) if (!talks.some((t) => t.id === id)) this.talksAhead.delete(id);
+		// conversations made ahead by an earlier call: their speakers' reactions after them are foreseen
+		const talksMade = new Set(this.talksAhead.keys());
+		for (const t of talks) {
 			const job = `talk:${t.id}`;
 			if (opts.started.has(job) || t.commitStep > last) continue;
 			opts.started.add(job);
 			// a conversation is the longest chain of calls: ranked as needed now, it goes first
-			const [ctxA, ctxB] = this.talkContexts(t, (id) => ctxOf(id, t.time, s.step));
-			jobs.push(talk(ctxA, ctxB, t).then(({ history }) => rememberTalk(ctxOf(t.agents[0], t.time, s.step), ctxOf(t.agents[1], t.time, s.step), history)));
+			const [ctxA, ctxB, scopeA, scopeB] = this.talkContexts(t, (id) => ctxOf(id, t.time, s.step));
+			// its retrievals are kept in the scopes (as the commit will touch them), not in the streams
+			ctxA.foreseen = ctxB.foreseen = true;
+			const made = talk(ctxA, ctxB, t).then(async ({ history }) => {
+				const [x, y] = t.agents;
+				const [mx, my] = await rememberTalk(ctxOf(x, t.time, s.step), ctxOf(y, t.time, s.step), history);
+				return { touched: { [x]: [...new Set(scopeA.touched)], [y]: [...new Set(scopeB.touched)] }, remembered: { [x]: mx, [y]: my } };
+			});
+			made.catch(() => undefined);
+			this.talksAhead.set(t.id, made);
+			jobs.push(made);
 		}
 		const horizon = this.time + opts.horizonSteps * this.stepMs;
 		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
@@ -652,16 +683,16 @@ export class Simulation {
 		// Reactions under way: the decision and what follows it, as the deciding step will ask them.
 		const courses = new Map(s.agents.map((a) => [a.id, this.course(a, REACT_AHEAD_STEPS)]));
 		const talkAhead = (x: string, y: string, step: number, streamX: MemoryStream) =>
-			this.talkAhead(model, x, y, step, courses, (id) => Promise.resolve(this.stream(id)), streamX);
+			this.talkAhead(model, x, y, step, courses, (id) => Promise.resolve(baseOf(id)), streamX);
 		for (const a of s.agents) {
 			const r = a.reacting;
 			if (!r || talking.has(a.id) || r.commitStep > last) continue;
 			const job = `reacting:${a.id}:${r.step}:${r.description}`;
 			if (opts.started.has(job)) continue;
 			opts.started.add(job);
-			jobs.push(this.reactAhead(model, ctxOf(a.id, timeAtStep(this.world.start, this.world.secondsPerStep, r.commitStep), r.commitStep), this.stream(a.id).copy(), r, talkAhead));
+			jobs.push(this.reactAhead(model, ctxOf(a.id, timeAtStep(this.world.start, this.world.secondsPerStep, r.commitStep), r.commitStep), baseOf(a.id).copy(), r, talkAhead));
 		}
-		jobs.push(...this.reactionsAhead(model, ctxOf, courses, opts));
+		jobs.push(...this.reactionsAhead(model, ctxOf, courses, talksMade, baseOf, opts));
 		await Promise.all(jobs);
 	}
 
@@ -673,12 +704,16 @@ export class Simulation {
 	 * it what each will remember: with memories rated when they are made (the paper), each
 	 * observation's rating is asked ahead, and a reaction or conversation foreseen is asked from
 	 * a copy of the stream holding what the agent will have remembered by then. The reaction's
-	 * calls (relationship, decision, re-plan) are asked for the step that will decide it.
+	 * calls (relationship, decision, re-plan) are asked for the step that will decide it. An
+	 * agent in a conversation made ahead (`talksMade`) is foreseen from its commit with what the
+	 * conversation leaves it (its recall touched, its memories of it).
 	 */
 	private reactionsAhead(
 		model: ModelPort,
 		ctxOf: (id: string, now: number, needed: number) => AgentContext,
 		courses: Map<string, Course>,
+		talksMade: ReadonlySet<string>,
+		baseOf: (id: string) => MemoryStream,
 		opts: { horizonSteps: number; started: Set<string> }
 	): Promise<unknown>[] {
 		const s = this.state;
@@ -703,10 +738,11 @@ export class Simulation {
 		const noticed = new Map<AgentState, { k: number; r: ReactingState }[]>();
 		for (const a of s.agents) {
 			if (isSleeping(a) || a.reacting) continue;
-			// an agent in a conversation thinks again at its commit, with memories of the
-			// conversation not foreseen here: what it sees is rated ahead, its reactions are not
+			// an agent in a conversation thinks again at its commit: what it sees is rated ahead,
+			// and its reactions are foreseen once the conversation has been made ahead
 			const talk = (s.talks ?? []).find((t) => t.agents.includes(a.id));
 			const first = talk ? talk.commitStep - s.step : 0;
+			const talkKnown = talk !== undefined && atOnce && talksMade.has(talk.id);
 			const mine = courses.get(a.id) as Course;
 			const retention = this.perceptionOf(a).retention;
 			let recent = [...a.recentEvents];
@@ -732,12 +768,14 @@ export class Simulation {
 				group++;
 				const candidates = events.filter((e) => (e.agent ? fresh.includes(e) : e.object !== undefined && judged[e.object] !== e.objectState));
 				if (candidates.length === 0) continue;
-				if (talk) break;
+				if (talk && !talkKnown) break;
 				const commitStep = s.step + k + this.reactionSteps(a);
 				const noticing = ctxOf(a.id, timeAt(k), s.step + k);
 				// a copy: the foreseen action may be the agent's own, which work ahead must not change
 				noticing.agent.action = structuredClone(own.action);
 				noticing.agent.judged = judged;
+				// the conversation's commit: they have just talked
+				if (talk) for (const other of talk.agents) if (other !== a.id) noticing.agent.lastChat = { ...noticing.agent.lastChat, [other]: timeAt(first) };
 				let r: ReactingState | null = null;
 				for (const e of candidates) if ((r = noticeReaction(noticing, e, commitStep))) break;
 				// nothing it would react to (asleep, chatting, just talked): its course goes on
@@ -755,12 +793,24 @@ export class Simulation {
 		// what an agent will remember by the time it thinks at `step`: a copy of its stream with
 		// the memories foreseen until then, their ratings asked ahead (one promise per agent and step)
 		const streams = new Map<string, Promise<MemoryStream>>();
+		const afterTalks = new Map<string, Promise<MemoryStream>>();
+		// an agent's stream as a conversation made ahead leaves it at its commit
+		const afterTalk = (id: string, t: TalkState): Promise<MemoryStream> => {
+			let p = afterTalks.get(id);
+			if (!p) afterTalks.set(id, (p = this.streamAfterTalk(ctxOf(id, timeAt(t.commitStep - s.step), t.commitStep), baseOf(id), t)));
+			return p;
+		};
 		const streamAt = (id: string, step: number): Promise<MemoryStream> => {
 			const mine = atOnce ? (made.get(id) ?? []).filter((m) => m.step <= step) : [];
-			if (mine.length === 0) return Promise.resolve(this.stream(id));
+			const t = atOnce ? (s.talks ?? []).find((x) => x.agents.includes(id) && talksMade.has(x.id) && x.commitStep <= step) : undefined;
+			if (mine.length === 0 && !t) return Promise.resolve(baseOf(id));
 			const key = `${id}@${step}`;
 			let p = streams.get(key);
-			if (!p) streams.set(key, (p = this.foreseenStream(ctxOf(id, timeAtStep(this.world.start, this.world.secondsPerStep, step), step), this.stream(id), mine)));
+			if (!p) {
+				const ctx = ctxOf(id, timeAtStep(this.world.start, this.world.secondsPerStep, step), step);
+				p = (t ? afterTalk(id, t) : Promise.resolve(baseOf(id))).then((base) => this.foreseenStream(ctx, base, mine));
+				streams.set(key, p);
+			}
 			return p;
 		};
 		const jobs: Promise<unknown>[] = [];
@@ -777,7 +827,10 @@ export class Simulation {
 		const talkAhead = (x: string, y: string, step: number, streamX: MemoryStream) => this.talkAhead(model, x, y, step, courses, streamAt, streamX);
 		// each agent's foreseen reactions, in turn: the next only when the one before goes on
 		for (const [a, reactions] of noticed) {
-			const job = `react:${a.id}:${reactions.map(({ k, r }) => `${s.step + k}:${r.description}`).join('|')}`;
+			// asked again when what the agent is foreseen to remember by then has changed
+			const lastStep = s.step + (reactions.at(-1) as { k: number }).k;
+			const memories = (made.get(a.id) ?? []).filter((m) => m.step <= lastStep).map((m) => `${m.step}:${m.description}`);
+			const job = `react:${a.id}:${reactions.map(({ k, r }) => `${s.step + k}:${r.description}`).join('|')}:${hash32(memories.join('|'))}`;
 			if (opts.started.has(job)) continue;
 			opts.started.add(job);
 			jobs.push(
@@ -800,6 +853,32 @@ export class Simulation {
 			);
 		}
 		return jobs;
+	}
+
+	/**
+	 * A copy of an agent's stream as conversation `t`, made ahead, leaves it at its commit: what
+	 * its retrievals recalled touched, and what it remembers of it stored (rated and embedded).
+	 */
+	private async streamAfterTalk(ctx: AgentContext, base: MemoryStream, t: TalkState): Promise<MemoryStream> {
+		const made = await (this.talksAhead.get(t.id) as Promise<TalkAhead>);
+		const id = ctx.agent.id;
+		const items = made.remembered[id] ?? [];
+		const [ratings, vectors] = await Promise.all([ctx.rateAhead(items), ctx.model.embed(items.map((m) => m.description))]);
+		const stream = base.copy();
+		stream.touch(made.touched[id] ?? [], ctx.now);
+		items.forEach((m, i) =>
+			stream.add({
+				kind: m.kind,
+				source: m.kind === 'thought' ? m.source : (m.source ?? SOURCE_OF_KIND[m.kind]),
+				description: m.description,
+				created: ctx.now,
+				step: t.commitStep,
+				importance: ratings[i],
+				with: m.with,
+				embedding: vectors[i]
+			})
+		);
+		return stream;
 	}
 
 	/** A copy of an agent's stream with foreseen memories added, rated (asked ahead) and embedded. */

@@ -572,6 +572,36 @@ describe('max_tokens', () => {
 		expect(DEFAULT_MAX_TOKENS).toBe(1024);
 	});
 
+	it('becomes max_completion_tokens, and the temperature is left out, for a model that refuses them (OpenAI\'s reasoning models)', async () => {
+		type Sent = { max_tokens?: number; max_completion_tokens?: number; temperature?: number };
+		const refuse = (message: string) => ({ status: 400, json: { error: { message, type: 'invalid_request_error', param: null, code: 'unsupported_parameter' } } });
+		const { server, provider } = await setup({
+			chat: (req) => {
+				const b = req.body as Sent;
+				if (b.max_tokens !== undefined) return refuse("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.");
+				if (b.temperature !== undefined && b.temperature !== 1)
+					return refuse(`Unsupported value: 'temperature' does not support ${b.temperature} with this model. Only the default (1) value is supported.`);
+				return { json: chatCompletion('{"choice": "kitchen"}') };
+			}
+		});
+		expect((await provider.chat(chatReq)).text).toBe('{"choice": "kitchen"}');
+		// learned once: the next call is asked the model's way at once
+		await provider.chat(chatReq);
+		const sent = server.chatRequests().map((r) => r.body as Sent);
+		expect(sent.map((b) => [b.max_tokens, b.max_completion_tokens, b.temperature])).toEqual([
+			[60, undefined, 0],
+			[undefined, 60, 0],
+			[undefined, 60, undefined],
+			[undefined, 60, undefined]
+		]);
+	});
+
+	it('is not changed for another 400: the refusal is the error', async () => {
+		const { server, provider } = await setup({ chat: () => ({ status: 400, json: { error: { message: 'This model\'s maximum context length is 8192 tokens.' } } }) });
+		await expect(provider.chat(chatReq)).rejects.toThrow(/HTTP 400: .*maximum context length/);
+		expect(server.chatRequests()).toHaveLength(1);
+	});
+
 	it('and the answer size limit come from the environment and from models.json', async () => {
 		expect(openAIOptionsFromEnv({ SIMULACRA_MODEL_MAX_TOKENS: '300', SIMULACRA_MODEL_MAX_ANSWER_BYTES: '4096' })).toMatchObject({ maxTokens: 300, maxAnswerBytes: 4096 });
 		const { server } = await setup({ chat: () => ({ json: chatCompletion(`{"pad": "${'x'.repeat(3000)}"}`) }) });

@@ -338,6 +338,16 @@ function clip(text: string, n: number): string {
 	return t.length > n ? `${t.slice(0, n)}…` : t;
 }
 
+/** A request parameter a model refuses, named in its 400 answer (see `OpenAIProvider.refused`). */
+type Refusal = 'max_tokens' | 'temperature';
+
+/** The parameter a 400 answer says the model does not take, when the request sent it. */
+function refusalIn(message: string, body: { max_tokens?: number | null; temperature?: number | null }): Refusal | undefined {
+	if (body.max_tokens !== undefined && /max_tokens/.test(message) && /max_completion_tokens/.test(message)) return 'max_tokens';
+	if (body.temperature !== undefined && /unsupported (value|parameter)/i.test(message) && /'?temperature'?/.test(message)) return 'temperature';
+	return undefined;
+}
+
 const retryableStatus = (status: number | undefined) => status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
 
 export class OpenAIProvider implements ModelProvider {
@@ -366,6 +376,12 @@ export class OpenAIProvider implements ModelProvider {
 	private readonly batchSize: number;
 	/** the base URL without credentials, for messages */
 	private readonly url: string;
+	/**
+	 * What a model refused and how it is asked since, learned from its 400 answers: OpenAI's
+	 * reasoning models take `max_completion_tokens` instead of `max_tokens` and only the default
+	 * sampling temperature.
+	 */
+	private readonly refused = new Map<string, Set<Refusal>>();
 
 	constructor(options: OpenAIProviderOptions = {}) {
 		const baseURL = options.baseURL;
@@ -431,25 +447,41 @@ export class OpenAIProvider implements ModelProvider {
 		const { temperature, max_tokens, top_p, presence_penalty, frequency_penalty, seed, stop } = req.sampling;
 		const model = req.model ?? this.model;
 		const responseFormat = this.responseFormat(req);
-		const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
-			model,
-			messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-			...(temperature !== undefined && { temperature }),
+		const bodyFor = (refused: ReadonlySet<Refusal>): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming => {
 			// Every call is bounded: the template's max_tokens, else the endpoint's default.
-			max_tokens: max_tokens ?? this.maxTokens,
-			...(top_p !== undefined && { top_p }),
-			...(presence_penalty !== undefined && { presence_penalty }),
-			...(frequency_penalty !== undefined && { frequency_penalty }),
-			...(seed !== undefined && { seed }),
-			...(stop !== undefined && { stop }),
-			...(responseFormat && { response_format: responseFormat })
+			const limit = max_tokens ?? this.maxTokens;
+			return {
+				model,
+				messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+				...(temperature !== undefined && !refused.has('temperature') && { temperature }),
+				...(refused.has('max_tokens') ? { max_completion_tokens: limit } : { max_tokens: limit }),
+				...(top_p !== undefined && !refused.has('temperature') && { top_p }),
+				...(presence_penalty !== undefined && { presence_penalty }),
+				...(frequency_penalty !== undefined && { frequency_penalty }),
+				...(seed !== undefined && { seed }),
+				...(stop !== undefined && { stop }),
+				...(responseFormat && { response_format: responseFormat })
+			};
 		};
-		const res = await this.withRetries(
-			`chat (${model})`,
-			() => this.chatExchange(),
-			async (ex) => readCompletion((await this.#client.chat.completions.create(body, { timeout: this.sdkTimeoutMs }).withResponse()).data, ex),
-			responseFormat !== undefined
-		);
+		let res: OpenAI.Chat.ChatCompletion;
+		for (;;) {
+			const refused = this.refused.get(model) ?? new Set<Refusal>();
+			const body = bodyFor(refused);
+			try {
+				res = await this.withRetries(
+					`chat (${model})`,
+					() => this.chatExchange(),
+					async (ex) => readCompletion((await this.#client.chat.completions.create(body, { timeout: this.sdkTimeoutMs }).withResponse()).data, ex),
+					responseFormat !== undefined
+				);
+				break;
+			} catch (e) {
+				// a parameter this model refuses (and names): asked again without it, and so from now on
+				const what = e instanceof ProviderError && e.status === 400 ? refusalIn(e.message, body) : undefined;
+				if (!what || refused.has(what)) throw e;
+				this.refused.set(model, new Set([...refused, what]));
+			}
+		}
 		return {
 			text: res.choices[0].message.content ?? '',
 			tokens: { prompt: res.usage?.prompt_tokens ?? 0, completion: res.usage?.completion_tokens ?? 0 }

@@ -144,9 +144,8 @@ describe('the lookahead with the paper settings', () => {
 		before?.release();
 		await before?.work;
 		expect(used.calls).toBeGreaterThan(20);
-		// 0.62 when no reaction after a conversation was foreseen, a reaction was not asked again when
-		// what the agent would remember by then changed, and work ahead read the streams as the steps
-		// had left them since (memories it foresaw stored twice)
+		// 0.62 when no reaction after a conversation was foreseen and work ahead read the streams as
+		// the steps had left them since (memories it foresaw stored twice)
 		expect(used.ahead / used.calls).toBeGreaterThan(0.75);
 	}, 120_000);
 });

@@ -20,7 +20,6 @@ import {
 	type PerceivedEvent
 } from './agent';
 import { canonicalJson } from './canonical';
-import { hash32 } from './rng';
 import { applyInput, checkInput, type SimInput } from './inputs';
 import { MINUTE, dayIndex, dayStart, minuteOfDay, timeAtStep } from './clock';
 import { EARLIER_IMPORTANCE } from './profiles';
@@ -827,10 +826,7 @@ export class Simulation {
 		const talkAhead = (x: string, y: string, step: number, streamX: MemoryStream) => this.talkAhead(model, x, y, step, courses, streamAt, streamX);
 		// each agent's foreseen reactions, in turn: the next only when the one before goes on
 		for (const [a, reactions] of noticed) {
-			// asked again when what the agent is foreseen to remember by then has changed
-			const lastStep = s.step + (reactions.at(-1) as { k: number }).k;
-			const memories = (made.get(a.id) ?? []).filter((m) => m.step <= lastStep).map((m) => `${m.step}:${m.description}`);
-			const job = `react:${a.id}:${reactions.map(({ k, r }) => `${s.step + k}:${r.description}`).join('|')}:${hash32(memories.join('|'))}`;
+			const job = `react:${a.id}:${reactions.map(({ k, r }) => `${s.step + k}:${r.description}`).join('|')}`;
 			if (opts.started.has(job)) continue;
 			opts.started.add(job);
 			jobs.push(

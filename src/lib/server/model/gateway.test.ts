@@ -454,21 +454,30 @@ describe('ModelGateway.prefetch', () => {
 		expect(g.activity()).toMatchObject({ aheadUsed: 1, waitingFor: [] });
 	});
 
-	it('an answer made ahead serves every call of the step with its prompt, not only the first (no answer cache)', async () => {
-		const p = new ScriptedProvider(() => '{"choice": "kitchen"}');
+	it('the offline stand-in\'s answer serves every later call with its prompt, made ahead or not, as a cache would', async () => {
+		// the stand-in has no answer cache (its answers are computed faster than read back)
+		const p = Object.assign(new ScriptedProvider(() => '{"choice": "kitchen"}'), { name: 'offline' });
 		const { g, calls } = gateway(p);
 		await g.prefetch({ ...choose, key: '40/nora/0' });
-		// two agents choosing the same way in one step: the first claims it, the second shares it
+		// two agents choosing the same way in one step: the first claims the answer made ahead, the second shares it
 		expect(await g.complete({ ...choose, key: '40/nora/3' })).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
 		expect(await g.complete({ ...choose, key: '40/omar/1', agent: 'omar' })).toEqual({ value: { choice: 'kitchen' }, failsafe: false });
+		// a later step, and work ahead for a later one, asking it again
+		await g.complete({ ...choose, key: '41/nora/0' });
+		await g.prefetch({ ...choose, key: '60/omar/0' });
 		expect(p.chats).toHaveLength(1);
 		expect(calls.map((c) => [c.key, c.cacheHit, c.tokens.prompt])).toEqual([
 			['40/nora/3', false, 100],
-			['40/omar/1', true, 0]
+			['40/omar/1', true, 0],
+			['41/nora/0', true, 0]
 		]);
-		// kept for its step only (nothing else would forget it)
-		await g.complete({ ...choose, key: '41/nora/0' });
-		expect(p.chats).toHaveLength(2);
+		expect(g.activity()).toMatchObject({ aheadStarted: 1, aheadUsed: 1 });
+		// another provider without a cache asks again (a sampling endpoint's cache keeps its first draw)
+		const q = new ScriptedProvider(() => '{"choice": "kitchen"}');
+		const other = gateway(q).g;
+		await other.complete({ ...choose, key: '40/nora/3' });
+		await other.complete({ ...choose, key: '41/nora/0' });
+		expect(q.chats).toHaveLength(2);
 	});
 
 	it('counts the tokens of answers made ahead that no step used: forgotten ones, and at the end every one unclaimed', async () => {

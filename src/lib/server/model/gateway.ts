@@ -227,11 +227,11 @@ export class ModelGateway implements ModelPort {
 	/** requests to the provider in flight, by prompt (answer-cache key): one per prompt */
 	private readonly flights = new Map<string, Flight>();
 	/**
-	 * Calls made ahead that the current step claimed, by prompt: another call of the step with
-	 * the same prompt shares the answer (without an answer cache, the offline stand-in's case,
-	 * nothing else would keep it). Cleared when a later step asks.
+	 * The offline stand-in's answers to the latest calls, by prompt (it has no answer cache: its
+	 * answers are computed faster than read back): a later call or call made ahead with the same
+	 * prompt shares the answer, as a cache would give it (at most MAX_AHEAD, oldest forgotten first).
 	 */
-	private claimed = { step: -1, flights: new Map<string, Flight>() };
+	private readonly answered = new Map<string, Flight>();
 	/** calls a step is waiting for */
 	private readonly waiting = new Map<number, { template: string; agent: string; key: string }>();
 	private waitIds = 0;
@@ -299,19 +299,15 @@ export class ModelGateway implements ModelPort {
 		const started = this.now();
 		// a step's keys start with its number: calls made ahead for soon after it come first
 		const step = Number(req.key.split('/')[0]);
-		if (Number.isFinite(step)) {
-			this.sem.at(step);
-			if (step > this.claimed.step) this.claimed = { step, flights: new Map() };
-		}
+		if (Number.isFinite(step)) this.sem.at(step);
 
 		// A call made ahead of need with the same prompt: its answer is this call's answer.
 		const ahead = this.ahead.get(cacheKey);
 		if (ahead) {
 			this.ahead.delete(cacheKey);
 			ahead.used = true;
-			this.claimed.flights.set(cacheKey, ahead.flight);
 		}
-		let flight = ahead?.flight ?? this.flights.get(cacheKey) ?? this.claimed.flights.get(cacheKey);
+		let flight = ahead?.flight ?? this.flights.get(cacheKey) ?? this.answered.get(cacheKey);
 		if (!flight) {
 			const cached = this.fromCache(prepared);
 			if (cached) {
@@ -323,6 +319,7 @@ export class ModelGateway implements ModelPort {
 		const shared = flight !== undefined && !ahead;
 		flight ??= this.call(prepared, { priority: 'now', owner: req.agent ?? '' });
 		if (flight.ticket) this.sem.promote(flight.ticket);
+		this.remember(cacheKey, flight);
 		let outcome = await this.waitFor(req, flight.outcome);
 		// a provider failure ahead of need is not an answer: the call is made again, now
 		if (outcome.providerError && flight.ahead) outcome = await this.waitFor(req, this.call(prepared, { priority: 'now', owner: req.agent ?? '' }).outcome);
@@ -347,6 +344,8 @@ export class ModelGateway implements ModelPort {
 		const { cacheKey } = prepared;
 		const cached = this.fromCache(prepared);
 		if (cached) return Promise.resolve({ value: cached.value as T, failsafe: cached.failsafe });
+		const known = this.answered.get(cacheKey);
+		if (known) return known.outcome.then((o) => ({ value: o.call.value as T, failsafe: o.call.failsafe }));
 		let entry = this.ahead.get(cacheKey);
 		if (!entry) {
 			// a key made ahead starts with the step that will need it: sooner steps go first
@@ -371,6 +370,18 @@ export class ModelGateway implements ModelPort {
 			}
 		}
 		return entry.flight.outcome.then((o) => ({ value: o.call.value as T, failsafe: o.call.failsafe }));
+	}
+
+	/** Keeps the offline stand-in's answer for later calls with its prompt. */
+	private remember(cacheKey: string, flight: Flight): void {
+		if (this.cache || this.provider.name !== 'offline') return;
+		this.answered.delete(cacheKey);
+		this.answered.set(cacheKey, flight);
+		if (this.answered.size > MAX_AHEAD) this.answered.delete(this.answered.keys().next().value as string);
+		// a provider failure is not an answer: asked again next time
+		flight.outcome.then((o) => {
+			if (o.providerError && this.answered.get(cacheKey) === flight) this.answered.delete(cacheKey);
+		});
 	}
 
 	private forgetAhead(cacheKey: string): void {

@@ -20,11 +20,30 @@ beforeAll(async () => {
 	world = (await loadWorld('smallville')).def;
 });
 
+const promptOf = (r: ModelRequest) => `${r.template}|${JSON.stringify(r.vars)}`;
+
+/** `model` as the steps ask it, counting the calls `counts` picks and how many had their prompt asked ahead (in `asked`). */
+function stepsPort(model: ModelPort, asked: ReadonlySet<string>, counts: (r: ModelRequest) => boolean) {
+	const used = { calls: 0, ahead: 0 };
+	const port: ModelPort = {
+		dimensions: model.dimensions,
+		complete: <T,>(r: ModelRequest) => {
+			if (counts(r)) {
+				used.calls++;
+				if (asked.has(promptOf(r))) used.ahead++;
+			}
+			return model.complete<T>(r);
+		},
+		embed: (t) => model.embed(t)
+	};
+	return { port, used };
+}
+
 describe('the lookahead with the paper settings', () => {
 	it('asks foreseen reactions, conversations and ratings with the prompts the steps then ask', async () => {
 		// answers that depend on the prompt only, as an endpoint's (whatever the call's key)
 		const base = randomAnswerModel({ templates, seed: 11, jsonSchemaFor: outputJsonSchema });
-		const prompt = (r: ModelRequest) => `${r.template}|${JSON.stringify(r.vars)}`;
+		const prompt = promptOf;
 		const byPrompt = <T,>(r: ModelRequest) => base.complete<T>({ ...r, key: prompt(r) });
 		const asked = new Set<string>();
 		const ahead: ModelPort = {
@@ -66,27 +85,15 @@ describe('the lookahead with the paper settings', () => {
 	it('asks the reactions that follow a conversation, from what the conversation made ahead leaves its speakers with', async () => {
 		// the offline stand-in: its agents talk often; its answers depend on the prompt only
 		const { gateway } = await createModelGateway({ provider: new OfflineProvider(), cacheDir: false });
-		const prompt = (r: ModelRequest) => `${r.template}|${JSON.stringify(r.vars)}`;
 		const asked = new Set<string>();
 		const ahead: ModelPort = {
 			dimensions: gateway.dimensions,
-			complete: <T,>(r: ModelRequest) => (asked.add(prompt(r)), gateway.complete<T>(r)),
+			complete: <T,>(r: ModelRequest) => (asked.add(promptOf(r)), gateway.complete<T>(r)),
 			embed: (t) => gateway.embed(t)
 		};
 		// the react calls of speakers at the step their conversation ends
-		const after = { calls: 0, ahead: 0 };
 		let ending = new Set<string>();
-		const step: ModelPort = {
-			dimensions: gateway.dimensions,
-			complete: <T,>(r: ModelRequest) => {
-				if (r.template === 'react' && ending.has(r.agent ?? '')) {
-					after.calls++;
-					if (asked.has(prompt(r))) after.ahead++;
-				}
-				return gateway.complete<T>(r);
-			},
-			embed: (t) => gateway.embed(t)
-		};
+		const { port: step, used: after } = stepsPort(gateway, asked, (r) => r.template === 'react' && ending.has(r.agent ?? ''));
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
 		const started = new Set<string>();
 		for (let i = 0; i < 300; i++) {
@@ -100,13 +107,12 @@ describe('the lookahead with the paper settings', () => {
 
 	it('asks foreseen reactions with the prompts the steps then ask when its answers arrive after later steps have run', async () => {
 		const { gateway } = await createModelGateway({ provider: new OfflineProvider(), cacheDir: false });
-		const prompt = (r: ModelRequest) => `${r.template}|${JSON.stringify(r.vars)}`;
 		const asked = new Set<string>();
 		// the answers of the work ahead begun before a step arrive after the next step has run (a slow endpoint's)
 		const aheadUntil = (gate: Promise<void>): ModelPort => ({
 			dimensions: gateway.dimensions,
 			complete: async <T,>(r: ModelRequest) => {
-				asked.add(prompt(r));
+				asked.add(promptOf(r));
 				await gate;
 				return gateway.complete<T>(r);
 			},
@@ -115,18 +121,7 @@ describe('the lookahead with the paper settings', () => {
 				return gateway.embed(t);
 			}
 		});
-		const used = { calls: 0, ahead: 0 };
-		const step: ModelPort = {
-			dimensions: gateway.dimensions,
-			complete: <T,>(r: ModelRequest) => {
-				if (r.template === 'context_summary' || r.template === 'react') {
-					used.calls++;
-					if (asked.has(prompt(r))) used.ahead++;
-				}
-				return gateway.complete<T>(r);
-			},
-			embed: (t) => gateway.embed(t)
-		};
+		const { port: step, used } = stepsPort(gateway, asked, (r) => r.template === 'context_summary' || r.template === 'react');
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
 		const started = new Set<string>();
 		let before: { release: () => void; work: Promise<void> } | null = null;

@@ -43,12 +43,11 @@ describe('the lookahead with the paper settings', () => {
 	it('asks foreseen reactions, conversations and ratings with the prompts the steps then ask', async () => {
 		// answers that depend on the prompt only, as an endpoint's (whatever the call's key)
 		const base = randomAnswerModel({ templates, seed: 11, jsonSchemaFor: outputJsonSchema });
-		const prompt = promptOf;
-		const byPrompt = <T,>(r: ModelRequest) => base.complete<T>({ ...r, key: prompt(r) });
+		const byPrompt = <T,>(r: ModelRequest) => base.complete<T>({ ...r, key: promptOf(r) });
 		const asked = new Set<string>();
 		const ahead: ModelPort = {
 			dimensions: base.dimensions,
-			complete: <T,>(r: ModelRequest) => (asked.add(prompt(r)), byPrompt<T>(r)),
+			complete: <T,>(r: ModelRequest) => (asked.add(promptOf(r)), byPrompt<T>(r)),
 			embed: (t) => base.embed(t)
 		};
 		const used = new Map<string, { calls: number; ahead: number }>();
@@ -56,7 +55,7 @@ describe('the lookahead with the paper settings', () => {
 			dimensions: base.dimensions,
 			complete: <T,>(r: ModelRequest) => {
 				const u = used.get(r.template) ?? { calls: 0, ahead: 0 };
-				used.set(r.template, { calls: u.calls + 1, ahead: u.ahead + (asked.has(prompt(r)) ? 1 : 0) });
+				used.set(r.template, { calls: u.calls + 1, ahead: u.ahead + (asked.has(promptOf(r)) ? 1 : 0) });
 				return byPrompt<T>(r);
 			},
 			embed: (t) => base.embed(t)

@@ -78,6 +78,21 @@ describe('files a world map refers to', () => {
 	});
 });
 
+describe('a tileset file', () => {
+	it('that points to another tileset is refused, naming the file (tmx-parser would follow it and crash the process)', async () => {
+		const { ProblemList } = await import('../../world/problems');
+		const { readMap } = await import('./tmx');
+		const dir = copyWorld();
+		const tsx = path.join(dir, 'tilesets', 'tiny.tsx');
+		writeFileSync(tsx, readFileSync(tsx, 'utf8').replace('<tileset ', '<tileset source="../../../../etc/passwd" '));
+		const problems = new ProblemList();
+		expect(await readMap(path.join(dir, 'tiny.tmx'), dir, problems)).toBeUndefined();
+		expect(problems.errors.map((p) => `${p.file}: ${p.message}`)).toEqual([
+			'tilesets/tiny.tsx: the tileset points to another tileset (source="../../../../etc/passwd"); a .tsx file must hold the tileset itself'
+		]);
+	});
+});
+
 describe('the asset route', () => {
 	it('serves only the files the map uses: its tilesets and their images', async () => {
 		const tiny = copyWorld();

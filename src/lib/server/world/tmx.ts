@@ -524,6 +524,11 @@ export async function scanMap(
 				err(ts.line, `not a Tiled tileset: the root element is <${ts.name}>`, tsFile);
 				return;
 			}
+			// Tiled never writes one; tmx-parser would follow it and crash the process
+			if (ts.attrs.source !== undefined) {
+				err(ts.line, `the tileset points to another tileset (source="${ts.attrs.source}"); a .tsx file must hold the tileset itself`, tsFile);
+				return;
+			}
 			baseTsDir = path.dirname(abs);
 		}
 		const name = ts.attrs.name ?? '';

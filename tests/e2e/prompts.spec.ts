@@ -38,8 +38,10 @@ test('edits a template, sees an unknown input, fixes it and saves a version', as
 
 	await page.goto('/prompts');
 	oldVersion = (await overview(page)).working.version;
-	await page.getByTestId('template-item-importance').getByRole('button').first().click();
 	const editor = page.getByTestId('template-editor');
+	await expect(editor).toHaveAttribute('data-ready', 'true');
+	await page.getByTestId('template-item-importance').getByRole('button').first().click();
+	await expect(page.getByRole('region', { name: 'Template source' }).getByRole('heading', { level: 2 })).toHaveText('importance');
 	await expect(editor).toHaveAttribute('data-ready', 'true');
 	await editor.locator('.view-lines').click();
 	await page.keyboard.press('Control+End');
@@ -75,7 +77,10 @@ test('edits a template, sees an unknown input, fixes it and saves a version', as
 
 test('shows the diff of two versions of the template', async ({ page }) => {
 	await page.goto('/prompts');
+	// the page is live once its editor is (a click on the server-rendered list before that does nothing)
+	await expect(page.getByTestId('template-editor')).toHaveAttribute('data-ready', 'true');
 	await page.getByTestId('template-item-importance').getByRole('button').first().click();
+	await expect(page.getByRole('region', { name: 'Template source' }).getByRole('heading', { level: 2 })).toHaveText('importance');
 	await page.getByRole('tab', { name: 'Versions' }).click();
 	await page.getByLabel('Compare from').selectOption(oldVersion);
 	await page.getByLabel('Compare to').selectOption(newVersion);

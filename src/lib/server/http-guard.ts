@@ -12,8 +12,8 @@
 // `forbidden`, `too-large`, `invalid`); nothing is logged, so no stack trace either.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ForbiddenError, InvalidError, MisdirectedError, TooLargeError, UnauthorizedError, type RequestError } from './errors';
-import { errorResponse } from './http';
+import { ForbiddenError, InvalidError, MisdirectedError, RequestError, TooLargeError, UnauthorizedError } from './errors';
+import { errorResponse, readBodyBytes } from './http';
 import { formatBytes, jsonDepthOfMaps, jsonTooDeep, LIMIT_ENV, limits, type Limits } from './limits';
 
 /** Routes whose bodies are whole maps (the editor saves and checks them). */
@@ -212,41 +212,18 @@ export async function guardRequest(input: GuardInput, cfg: GuardConfig): Promise
 
 	const mapBody = input.routeId !== null && MAP_BODY_ROUTES.includes(input.routeId);
 	const limit = mapBody ? cfg.limits.maxMapBodyBytes : cfg.limits.maxBodyBytes;
-	const tooLarge = () =>
-		refuse(new TooLargeError(`the request body is larger than the ${formatBytes(limit)} allowed (${mapBody ? LIMIT_ENV.maxMapBodyBytes : LIMIT_ENV.maxBodyBytes})`));
+	const tooLarge = () => new TooLargeError(`the request body is larger than the ${formatBytes(limit)} allowed (${mapBody ? LIMIT_ENV.maxMapBodyBytes : LIMIT_ENV.maxBodyBytes})`);
 	if (length !== null) {
 		const declared = Number(length);
 		if (!Number.isSafeInteger(declared) || declared < 0) return refuse(new InvalidError('the Content-Length header is not a number of bytes'));
-		if (declared > limit) return tooLarge();
+		if (declared > limit) return refuse(tooLarge());
 	}
-	const chunks: Uint8Array[] = [];
-	let size = 0;
-	if (request.body) {
-		const reader = request.body.getReader();
-		try {
-			for (;;) {
-				const { done, value } = await reader.read();
-				if (done) break;
-				size += value.byteLength;
-				if (size > limit) {
-					// not cancelled: cancelling resets the connection before the answer is sent;
-					// the server discards the rest of the body once the answer is out
-					reader.releaseLock();
-					return tooLarge();
-				}
-				chunks.push(value);
-			}
-		} catch (e) {
-			// the adapter's own size limit ends the stream with a 413 error
-			if ((e as { status?: unknown })?.status === 413) return tooLarge();
-			return refuse(new InvalidError('the request body could not be read'));
-		}
-	}
-	const body = new Uint8Array(size);
-	let at = 0;
-	for (const c of chunks) {
-		body.set(c, at);
-		at += c.byteLength;
+	let body: Uint8Array<ArrayBuffer>;
+	try {
+		body = await readBodyBytes(request, limit, tooLarge);
+	} catch (e) {
+		if (e instanceof RequestError) return refuse(e);
+		throw e;
 	}
 	// parsing is cheap at any depth, but what the routes do with the value (JSON.stringify,
 	// structuredClone, checks) recurses: a body nested 100,000 deep overflows the stack
@@ -254,6 +231,6 @@ export async function guardRequest(input: GuardInput, cfg: GuardConfig): Promise
 	if (deep) return refuse(new InvalidError(`the request body is refused: its ${deep.message}, at line ${deep.line}, column ${deep.column}`));
 	const headers = new Headers(request.headers);
 	headers.delete('transfer-encoding');
-	headers.set('content-length', String(size));
+	headers.set('content-length', String(body.byteLength));
 	return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
 }

@@ -90,6 +90,22 @@ export async function readJsonBody(request: Request, { limit = limits().maxBodyB
 	const tooLarge = () => new TooLargeError(`the request body is larger than ${limit} bytes`);
 	const declared = Number(request.headers.get('content-length'));
 	if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+	const text = new TextDecoder().decode(await readBodyBytes(request, limit, tooLarge));
+	if (!text.trim()) return {};
+	const deep = jsonTooDeep(text, maxDepth);
+	if (deep) throw new InvalidError(`the request body is refused: its ${deep.message}, at line ${deep.line}, column ${deep.column}`);
+	try {
+		return JSON.parse(text);
+	} catch {
+		throw new InvalidError('the request body is not valid JSON');
+	}
+}
+
+/**
+ * A request's body, read up to `limit` bytes (chunked included): past it `tooLarge()` is thrown,
+ * and `invalid` when it cannot be read. Shared by the request guard and `readJsonBody`.
+ */
+export async function readBodyBytes(request: Request, limit: number, tooLarge: () => RequestError): Promise<Uint8Array<ArrayBuffer>> {
 	const chunks: Uint8Array[] = [];
 	let size = 0;
 	if (request.body) {
@@ -107,22 +123,21 @@ export async function readJsonBody(request: Request, { limit = limits().maxBodyB
 			if (done) break;
 			size += value.byteLength;
 			if (size > limit) {
-				// released, not cancelled: cancelling resets the connection before the answer is sent
+				// released, not cancelled: cancelling resets the connection before the answer is
+				// sent; the server discards the rest of the body once the answer is out
 				reader.releaseLock();
 				throw tooLarge();
 			}
 			chunks.push(value);
 		}
 	}
-	const text = Buffer.concat(chunks).toString('utf8');
-	if (!text.trim()) return {};
-	const deep = jsonTooDeep(text, maxDepth);
-	if (deep) throw new InvalidError(`the request body is refused: its ${deep.message}, at line ${deep.line}, column ${deep.column}`);
-	try {
-		return JSON.parse(text);
-	} catch {
-		throw new InvalidError('the request body is not valid JSON');
+	const body = new Uint8Array(size);
+	let at = 0;
+	for (const c of chunks) {
+		body.set(c, at);
+		at += c.byteLength;
 	}
+	return body;
 }
 
 /** The request's JSON body checked by its schema (../validate.ts `parseWith`): the typed value, or `invalid` naming the field. */

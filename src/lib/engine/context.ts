@@ -340,8 +340,9 @@ export class AgentContext {
 	async memorize(items: NewMemory[], opts: { defer?: boolean; vectors?: readonly (Float32Array | undefined)[] } = {}): Promise<MemoryRecord[]> {
 		const defer = opts.defer === true && this.state.settings.importance.waitMinutes > 0;
 		if (this.speculative) {
-			// ahead of need: ask the rating the flush would ask, store nothing
-			if (!defer) await this.rateAhead([...this.agent.pending, ...items]);
+			// ahead of need: ask the rating the flush would ask, store nothing; what follows in the
+			// chain does not wait for it (it reads no rating)
+			if (!defer) this.rateAhead([...this.agent.pending, ...items]).catch(() => undefined);
 			return [];
 		}
 		const pending = this.agent.pending;

@@ -104,6 +104,47 @@ describe('the lookahead with the paper settings', () => {
 		expect(after.ahead / after.calls).toBeGreaterThan(0.5);
 	}, 120_000);
 
+	it('asks the rating of the first action of an hour block it has decomposed ahead', async () => {
+		const { gateway } = await createModelGateway({ provider: new OfflineProvider(), cacheDir: false });
+		const asked = new Set<string>();
+		const ahead: ModelPort = {
+			dimensions: gateway.dimensions,
+			complete: <T,>(r: ModelRequest) => (asked.add(promptOf(r)), gateway.complete<T>(r)),
+			embed: (t) => gateway.embed(t)
+		};
+		// the ratings the step asks, by agent and what they rate
+		const rated = new Map<string, boolean>();
+		const step: ModelPort = {
+			dimensions: gateway.dimensions,
+			complete: <T,>(r: ModelRequest) => {
+				const memories = r.vars.memories as string[];
+				if (r.template === 'importance' && memories.length === 1) rated.set(`${r.agent}|${memories[0]}`, asked.has(promptOf(r)));
+				return gateway.complete<T>(r);
+			},
+			embed: (t) => gateway.embed(t)
+		};
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		const started = new Set<string>();
+		const firsts = { all: 0, ahead: 0 };
+		for (let i = 0; i < 360; i++) {
+			await sim.lookahead(ahead, { horizonSteps: 120, started });
+			rated.clear();
+			const time = sim.time;
+			await sim.step([], step);
+			// agents that began the first step of an hour block (not the day's first) in this step
+			for (const a of sim.state.agents) {
+				if (i === 0 || a.action.start !== time || !/^\d+\.0$/.test(a.action.planRef)) continue;
+				const wasAhead = rated.get(`${a.id}|${a.name} is ${a.action.activity}`);
+				if (wasAhead === undefined) continue;
+				firsts.all++;
+				if (wasAhead) firsts.ahead++;
+			}
+		}
+		expect(firsts.all).toBeGreaterThan(5);
+		// none before: an agent's course was foreseen only to the end of its decomposed blocks
+		expect(firsts.ahead / firsts.all).toBeGreaterThan(0.5);
+	}, 120_000);
+
 	it('asks foreseen reactions with the prompts the steps then ask when its answers arrive after later steps have run', async () => {
 		const { gateway } = await createModelGateway({ provider: new OfflineProvider(), cacheDir: false });
 		const asked = new Set<string>();

@@ -33,7 +33,9 @@ import {
 	type Ablation,
 	type ActionState,
 	type AgentState,
+	type DayPlan,
 	type ReactingState,
+	type Subtask,
 	type SimState,
 	type TalkState
 } from './state';
@@ -88,10 +90,21 @@ function groupsOf(memories: readonly ForeseenMemory[]): ForeseenMemory[][] {
 	return groups;
 }
 
+/**
+ * What an hour block of an agent's plan is decomposed ahead from: the agent, the day, the block
+ * and the object states it has seen (it chooses objects by them).
+ */
+function blockJob(a: AgentState, bi: number): string {
+	const b = (a.plan as DayPlan).blocks[bi];
+	return `block:${a.id}:${a.plan?.day}:${bi}:${b.start}:${b.activity}:${JSON.stringify(a.seenStates ?? {})}`;
+}
+
 /** Where an agent is foreseen at the start of a step, and what it is seen doing. */
 interface Foreseen {
 	tile: number;
 	action: ActionState;
+	/** the action comes from an hour block decomposed ahead, not yet in the agent's plan */
+	guessed?: boolean;
 }
 
 interface Course {
@@ -145,9 +158,11 @@ export class Simulation {
 	readonly pathfinder: PathFinder;
 	readonly streams = new Map<string, MemoryStream>();
 	/** per agent: its foreseen next action, and what it was foreseen from (see `course`) */
-	private readonly foreseen = new Map<string, { key: string; action: ActionState | null }>();
+	private readonly foreseen = new Map<string, { key: string; action: ActionState | null; guessed: boolean }>();
 	/** conversations under way made ahead, by id: what they leave the speakers with (see `reactionsAhead`) */
 	private readonly talksAhead = new Map<string, Promise<TalkAhead>>();
+	/** per agent: hour blocks decomposed ahead (`lookahead`), by what they were decomposed from */
+	private readonly blocksAhead = new Map<string, Map<string, Subtask[]>>();
 
 	private constructor(
 		readonly world: WorldDef,
@@ -648,12 +663,10 @@ export class Simulation {
 			if (!plan || talking.has(a.id) || s.ablate.planning || dayIndex(horizon) !== plan.day) continue;
 			const minute = minuteOfDay(this.time);
 			const ahead = minuteOfDay(horizon);
-			// asked again when the agent has seen objects change since: it chooses objects by what it saw
-			const seen = JSON.stringify(a.seenStates ?? {});
 			for (let bi = 0; bi < plan.blocks.length; bi++) {
 				const b = plan.blocks[bi];
 				if (b.sleep || b.subtasks || b.start <= minute || b.start > ahead) continue;
-				const job = `block:${a.id}:${plan.day}:${bi}:${b.start}:${b.activity}:${seen}`;
+				const job = blockJob(a, bi);
 				if (opts.started.has(job)) continue;
 				opts.started.add(job);
 				const at = dayStart(this.time) + b.start * MINUTE;
@@ -663,7 +676,15 @@ export class Simulation {
 				const tile = last ? this.index.arena(splitAddress(last).slice(0, 2).join(':'))?.arena.walkable[0] : undefined;
 				const standing = tile === undefined ? ctx : new AgentContext({ ...ctx.agent, tile }, ctx.stream, this, model, ctx.keyPrefix, at, ctx.out, false);
 				standing.speculative = true;
-				jobs.push(decompose(standing, structuredClone(b)));
+				jobs.push(
+					decompose(standing, structuredClone(b)).then((subtasks) => {
+						let mine = this.blocksAhead.get(a.id);
+						if (!mine) this.blocksAhead.set(a.id, (mine = new Map()));
+						mine.set(job, subtasks);
+						// a few blocks ahead at most: older ones were for blocks now decomposed or replanned
+						if (mine.size > 4) mine.delete(mine.keys().next().value as string);
+					})
+				);
 			}
 		}
 		// Importance ratings due within the horizon whose memories are all known already.
@@ -765,7 +786,9 @@ export class Simulation {
 					memories.push({ description: e.description, step: s.step + k, group, importance: fixed });
 				}
 				group++;
-				const candidates = events.filter((e) => (e.agent ? fresh.includes(e) : e.object !== undefined && judged[e.object] !== e.objectState));
+				// in a block decomposed ahead its stream lacks that block's plan memories: what it sees
+				// is rated ahead, what it would decide is not foreseen
+				const candidates = own.guessed ? [] : events.filter((e) => (e.agent ? fresh.includes(e) : e.object !== undefined && judged[e.object] !== e.objectState));
 				if (candidates.length === 0) continue;
 				if (talk && !talkKnown) break;
 				const commitStep = s.step + k + this.reactionSteps(a);
@@ -909,20 +932,34 @@ export class Simulation {
 		const j = endStep - s.step;
 		const tileNow = (k: number) => (k === 0 ? a.tile : (a.action.path[Math.min(k, a.action.path.length) - 1] ?? a.tile));
 		let next: ActionState | null | undefined;
+		let guessed = false;
 		const nextAt = (): ActionState | null => {
 			if (next !== undefined) return next;
 			next = null;
 			if (a.reacting || a.replan || j > steps) return next;
-			const key = `${a.id}|${endStep}|${a.action.start}|${a.action.planRef}|${a.plan?.day}|${a.plan?.blocks.length}|${tileNow(j)}`;
-			const memo = this.foreseen.get(a.id);
-			if (memo?.key === key) return (next = memo.action);
-			// a copy standing where the next action begins; only its plan and action are read
 			const at = timeAtStep(this.world.start, this.world.secondsPerStep, endStep);
-			const standing: AgentState = { ...a, tile: tileNow(j), action: talk ? { ...a.action, end: at } : a.action };
+			// the next action begins an hour block not decomposed yet: as decomposed ahead, if it was
+			const plan = a.plan;
+			const bi = plan && dayIndex(at) === plan.day ? plan.blocks.findLastIndex((b) => b.start <= minuteOfDay(at)) : -1;
+			const ahead = bi >= 0 && !(plan as DayPlan).blocks[bi].subtasks ? this.blocksAhead.get(a.id)?.get(blockJob(a, bi)) : undefined;
+			const key = `${a.id}|${endStep}|${a.action.start}|${a.action.planRef}|${plan?.day}|${plan?.blocks.length}|${tileNow(j)}|${ahead ? bi : ''}`;
+			const memo = this.foreseen.get(a.id);
+			if (memo?.key === key) {
+				guessed = memo.guessed;
+				return (next = memo.action);
+			}
+			// a copy standing where the next action begins; only its plan and action are read
+			const standing: AgentState = {
+				...a,
+				tile: tileNow(j),
+				action: talk ? { ...a.action, end: at } : a.action,
+				plan: ahead && plan ? { ...plan, blocks: plan.blocks.map((b, i) => (i === bi ? { ...b, subtasks: ahead } : b)) } : plan
+			};
 			const ctx = new AgentContext(standing, this.stream(a.id), this, NO_MODEL, String(endStep), at, emptyOutput(endStep, at), false);
 			ctx.speculative = true;
 			next = foreseeAction(ctx, this.stepMs);
-			this.foreseen.set(a.id, { key, action: next });
+			guessed = ahead !== undefined;
+			this.foreseen.set(a.id, { key, action: next, guessed });
 			return next;
 		};
 		return {
@@ -931,7 +968,7 @@ export class Simulation {
 				if (k <= j) return { tile: tileNow(k), action: a.action };
 				const n = nextAt();
 				if (!n) return null;
-				return { tile: n.path[Math.min(k - j, n.path.length) - 1] ?? tileNow(j), action: n };
+				return { tile: n.path[Math.min(k - j, n.path.length) - 1] ?? tileNow(j), action: n, guessed };
 			}
 		};
 	}

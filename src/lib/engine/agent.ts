@@ -233,7 +233,7 @@ export async function planDay(ctx: AgentContext): Promise<void> {
 			plan: { address: '', start: base + wakeMinute * MINUTE, minutes: 24 * 60 - wakeMinute }
 		},
 		...blockMemories(ctx, blocks, `${p.firstName}'s plan`)
-	], { defer: true });
+	], { defer: true, background: true });
 	ctx.out.events.push({ kind: 'plan', agent: a.id, day: today });
 }
 
@@ -445,7 +445,7 @@ export async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Su
 				return item;
 			})
 		],
-		{ defer: true }
+		{ defer: true, background: true }
 	);
 	return subtasks;
 }
@@ -718,7 +718,7 @@ export async function nextAction(ctx: AgentContext, stepMs: number): Promise<voi
 	a.action = actionOf(ctx, due, resolved, stepMs);
 	if (!continuing) {
 		const mundane = due.sleeping ? ctx.state.settings.importance.mundane || undefined : undefined;
-		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: mundane }], { defer: true });
+		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: mundane }], { defer: true, background: true });
 	}
 }
 

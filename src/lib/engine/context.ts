@@ -149,8 +149,25 @@ class MemoLayer {
 	}
 }
 
+/**
+ * An agent's memories being stored in one step, shared by its context and the branches: each
+ * flush asks its ratings when the memories are made, and adds its records after the flushes
+ * begun before it, whenever the answers come.
+ */
+interface Storing {
+	/** settles when the records of every flush begun so far are added (failed ones too) */
+	added: Promise<void>;
+	/** flushes begun and not yet settled (retrievals wait for them) */
+	unsettled: number;
+	/** the flushes begun, for `settled` */
+	flushes: Promise<unknown>[];
+	/** ratings asked and not yet answered, by description: a later flush takes theirs */
+	rating: Map<string, Promise<number>>;
+}
+
 export class AgentContext {
 	private calls = 0;
+	private storing: Storing = { added: Promise.resolve(), unsettled: 0, flushes: [], rating: new Map() };
 	private memoLayer: MemoLayer;
 	/** set on branches: calls made concurrently get keys of their own (`.../b0.3`) */
 	private keyPath = '';
@@ -201,6 +218,7 @@ export class AgentContext {
 		b.speculative = this.speculative;
 		b.foreseen = this.foreseen;
 		b.memoLayer = memo;
+		b.storing = this.storing;
 		return b;
 	}
 
@@ -285,6 +303,8 @@ export class AgentContext {
 	 * Memories still waiting for their rating are not candidates.
 	 */
 	async retrieve(query: string, purpose: string, k?: number): Promise<MemoryRecord[]> {
+		// memories made and still being rated are retrieved once stored
+		if (this.storing.unsettled > 0) await this.storing.added;
 		const recall = this.recall;
 		const stream = this.stream;
 		const size = recall ? Math.min(recall.size, stream.size) : stream.size;
@@ -337,7 +357,10 @@ export class AgentContext {
 	 * without a rating. `vectors` (per item, stored without asking the embedder: a world's seed
 	 * vectors) are only for memories stored at once.
 	 */
-	async memorize(items: NewMemory[], opts: { defer?: boolean; vectors?: readonly (Float32Array | undefined)[] } = {}): Promise<MemoryRecord[]> {
+	async memorize(
+		items: NewMemory[],
+		opts: { defer?: boolean; vectors?: readonly (Float32Array | undefined)[]; background?: boolean } = {}
+	): Promise<MemoryRecord[]> {
 		const defer = opts.defer === true && this.state.settings.importance.waitMinutes > 0;
 		if (this.speculative) {
 			// ahead of need: ask the rating the flush would ask, store nothing; what follows in the
@@ -353,7 +376,15 @@ export class AgentContext {
 			pending.push(p);
 		});
 		if (defer) return [];
-		return this.flush();
+		const made = this.flush();
+		// stored while the agent goes on: `settled` (the step) and retrievals wait for it
+		if (opts.background) return [];
+		return made;
+	}
+
+	/** Waits until every memory made in this context (and its branches) is stored; throws a flush's error. */
+	async settled(): Promise<void> {
+		await Promise.all(this.storing.flushes);
 	}
 
 	/** Rates and stores the waiting memories due at this step (see `dueBatch`). */
@@ -380,39 +411,73 @@ export class AgentContext {
 	 * `importance.perCall` memories a call (0: all in one), the calls side by side. A rating
 	 * the model did not give is the template's fail-safe (3), never remembered.
 	 */
-	private async rate(items: Pick<NewMemory, 'description' | 'importance'>[]): Promise<number[]> {
-		const ratings = items.map((i) => i.importance ?? this.memoGet('importance', i.description));
-		const unrated = items.map((_, n) => n).filter((n) => ratings[n] === undefined);
-		if (unrated.length === 0) return ratings as number[];
-		const per = this.state.settings.importance.perCall || unrated.length;
-		const calls: number[][] = [];
-		for (let i = 0; i < unrated.length; i += per) calls.push(unrated.slice(i, i + per));
-		const ask = (ctx: AgentContext, call: number[]) =>
-			ctx.ask<{ ratings: number[] }>('importance', { name: this.name, memories: call.map((n) => items[n].description) }, 'importance of new memories');
-		const answers = calls.length === 1 ? [await ask(this, calls[0])] : await this.fanOut(calls.map(() => 'r'), (b, i) => ask(b, calls[i]));
-		calls.forEach((call, c) =>
-			call.forEach((n, j) => {
-				const raw = answers[c].value.ratings?.[j];
-				const rating = Number.isFinite(raw) ? Math.min(10, Math.max(1, Math.round(raw))) : 3;
-				ratings[n] = rating;
-				if (!answers[c].failsafe && !this.speculative) this.memoSet('importance', items[n].description, rating);
-			})
-		);
-		return ratings as number[];
+	private rate(items: Pick<NewMemory, 'description' | 'importance'>[]): Promise<number[]> {
+		const ratings: (number | Promise<number> | undefined)[] = items.map((i) => i.importance ?? this.memoGet('importance', i.description));
+		// the same memory made again while an earlier flush of the step is rating it: that rating
+		const inFlight = this.storing.rating;
+		const unrated: number[] = [];
+		for (let n = 0; n < items.length; n++) {
+			if (ratings[n] !== undefined) continue;
+			const earlier = inFlight.get(items[n].description);
+			if (earlier) ratings[n] = earlier;
+			else unrated.push(n);
+		}
+		if (unrated.length > 0) {
+			const per = this.state.settings.importance.perCall || unrated.length;
+			const calls: number[][] = [];
+			for (let i = 0; i < unrated.length; i += per) calls.push(unrated.slice(i, i + per));
+			const ask = (ctx: AgentContext, call: number[]) =>
+				ctx.ask<{ ratings: number[] }>('importance', { name: this.name, memories: call.map((n) => items[n].description) }, 'importance of new memories');
+			// asked now (the calls' keys follow the order memories are made), answered whenever
+			const answers = calls.length === 1 ? ask(this, calls[0]).then((a) => [a]) : this.fanOut(calls.map(() => 'r'), (b, i) => ask(b, calls[i]));
+			calls.forEach((call, c) =>
+				call.forEach((n, j) => {
+					const rating = answers.then((all) => {
+						const raw = all[c].value.ratings?.[j];
+						const value = Number.isFinite(raw) ? Math.min(10, Math.max(1, Math.round(raw))) : 3;
+						if (!all[c].failsafe && !this.speculative) this.memoSet('importance', items[n].description, value);
+						return value;
+					});
+					ratings[n] = rating;
+					if (!this.speculative) {
+						inFlight.set(items[n].description, rating);
+						const forget = () => {
+							if (inFlight.get(items[n].description) === rating) inFlight.delete(items[n].description);
+						};
+						rating.then(forget, forget);
+					}
+				})
+			);
+		}
+		return Promise.all(ratings as (number | Promise<number>)[]);
 	}
 
 	/** Rates and stores the first `count` waiting memories (default all); returns the stored records. */
-	async flush(count = this.agent.pending.length): Promise<MemoryRecord[]> {
-		if (this.speculative) return [];
+	flush(count = this.agent.pending.length): Promise<MemoryRecord[]> {
+		if (this.speculative) return Promise.resolve([]);
 		const items = this.agent.pending.slice(0, count);
-		if (items.length === 0) return [];
+		if (items.length === 0) return Promise.resolve([]);
 		this.agent.pending = this.agent.pending.slice(count);
-		// one call for the memories without a given vector (all of them but a world's seeds)
+		// the ratings asked now; one embedding call for the memories without a given vector (all
+		// of them but a world's seeds); the records added after those of earlier flushes
+		const ratings = this.rate(items);
 		const asking = items.filter((i) => !this.given.has(i));
-		const asked = asking.length ? await this.model.embed(asking.map((i) => i.description)) : [];
+		const asked = asking.length ? this.model.embed(asking.map((i) => i.description)) : Promise.resolve([]);
+		const storing = this.storing;
+		const before = storing.added;
+		storing.unsettled++;
+		const made = Promise.all([ratings, asked, before]).then(([r, v]) => this.add(items, r, v));
+		const done = () => {
+			storing.unsettled--;
+		};
+		storing.added = made.then(done, done);
+		storing.flushes.push(made);
+		return made;
+	}
+
+	private add(items: PendingMemory[], ratings: number[], asked: Float32Array[]): MemoryRecord[] {
 		let k = 0;
 		const vectors = items.map((i) => this.given.get(i) ?? asked[k++]);
-		const ratings = await this.rate(items);
 		const records = items.map((item, n) => {
 			const rec = this.stream.add({
 				kind: item.kind,

@@ -533,6 +533,8 @@ export class Simulation {
 		const wishes = await Promise.all(
 			s.agents.map((a, i) => (talking.has(a.id) ? null : this.think(ctxs.get(a.id) as AgentContext, perceived[i])))
 		);
+		// memories made while the agents went on (plans, actions begun) are stored by now
+		await Promise.all([...ctxs.values()].map((c) => c.settled()));
 		this.releaseUserStates();
 
 		// Conversations: each agent in at most one, initiators in id order.

@@ -145,6 +145,40 @@ describe('the lookahead with the paper settings', () => {
 		expect(firsts.ahead / firsts.all).toBeGreaterThan(0.5);
 	}, 120_000);
 
+	it('decomposes an hour block ahead again only when the object states its agent saw where the block goes change', async () => {
+		const { gateway } = await createModelGateway({ provider: new OfflineProvider(), cacheDir: false });
+		const asked = new Set<string>();
+		const ahead: ModelPort = {
+			dimensions: gateway.dimensions,
+			complete: <T,>(r: ModelRequest) => {
+				if (r.template === 'choose_object') asked.add(promptOf(r));
+				return gateway.complete<T>(r);
+			},
+			embed: (t) => gateway.embed(t)
+		};
+		const used = new Set<string>();
+		const step: ModelPort = {
+			dimensions: gateway.dimensions,
+			complete: <T,>(r: ModelRequest) => {
+				used.add(promptOf(r));
+				return gateway.complete<T>(r);
+			},
+			embed: (t) => gateway.embed(t)
+		};
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		const started = new Set<string>();
+		for (let i = 0; i < 720; i++) {
+			// blocks decomposed up to 40 game minutes before they begin, nothing past the last step
+			await sim.lookahead(ahead, { horizonSteps: Math.min(120, 719 - i), blockSteps: Math.min(240, 719 - i), started });
+			await sim.step([], step);
+		}
+		const unused = [...asked].filter((p) => !used.has(p));
+		expect(asked.size).toBeGreaterThan(50);
+		// 17% before: asked again whenever the agent saw any object change anywhere, and after
+		// its own use of an object, which it took for a state the object was in
+		expect(unused.length / asked.size).toBeLessThan(0.1);
+	}, 120_000);
+
 	it('asks foreseen reactions with the prompts the steps then ask when its answers arrive after later steps have run', async () => {
 		const { gateway } = await createModelGateway({ provider: new OfflineProvider(), cacheDir: false });
 		const asked = new Set<string>();

@@ -253,6 +253,17 @@ describe('reactions to the world', () => {
 		expect(object?.vars.states).toEqual(['stove: burning']);
 	});
 
+	it('an agent does not take the state its own use gives an object for a state it saw the object in', async () => {
+		const model = alarmed();
+		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);
+		const [cook] = await untilSomeoneCooks(sim, model);
+		expect(cook.action.objectState).not.toBe('');
+		await sim.step([], model);
+		// it uses the stove (its action gives the stove a state others see) and remembers none
+		expect(sim.objectsInUse().get(STOVE)).toBe(cook.action.objectState);
+		expect(sim.agent(cook.id).seenStates?.[STOVE]).toBeUndefined();
+	});
+
 	it("a user's state stays what everyone sees until an agent begins an action on the object at a later step", async () => {
 		const model = scriptedModel({ react: () => ({ react: false, talk: false, reaction: '' }) });
 		const { sim } = await Simulation.create(createTestWorld(), { seed: 1 }, model);

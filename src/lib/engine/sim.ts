@@ -90,13 +90,22 @@ function groupsOf(memories: readonly ForeseenMemory[]): ForeseenMemory[][] {
 	return groups;
 }
 
-/**
- * What an hour block of an agent's plan is decomposed ahead from: the agent, the day, the block
- * and the object states it has seen (it chooses objects by them).
- */
-function blockJob(a: AgentState, bi: number): string {
+/** An hour block of an agent's plan: the agent, the day, the block. */
+function blockKey(a: AgentState, bi: number): string {
 	const b = (a.plan as DayPlan).blocks[bi];
-	return `block:${a.id}:${a.plan?.day}:${bi}:${b.start}:${b.activity}:${JSON.stringify(a.seenStates ?? {})}`;
+	return `block:${a.id}:${a.plan?.day}:${bi}:${b.start}:${b.activity}`;
+}
+
+/** The object states an agent has seen in these arenas (`Sector:Arena`): it chooses objects by them. */
+function statesSeenIn(seen: Record<string, string> | undefined, arenas: readonly string[]): string {
+	return JSON.stringify(Object.entries(seen ?? {}).filter(([o]) => arenas.some((arena) => o.startsWith(`${arena}:`))));
+}
+
+/** An hour block decomposed ahead: its steps, and the states seen in their arenas it was decomposed with. */
+interface BlockAhead {
+	subtasks: Subtask[];
+	arenas: string[];
+	states: string;
 }
 
 /** Where an agent is foreseen at the start of a step, and what it is seen doing. */
@@ -161,8 +170,8 @@ export class Simulation {
 	private readonly foreseen = new Map<string, { key: string; action: ActionState | null; guessed: boolean }>();
 	/** conversations under way made ahead, by id: what they leave the speakers with (see `reactionsAhead`) */
 	private readonly talksAhead = new Map<string, Promise<TalkAhead>>();
-	/** per agent: hour blocks decomposed ahead (`lookahead`), by what they were decomposed from */
-	private readonly blocksAhead = new Map<string, Map<string, Subtask[]>>();
+	/** per agent: hour blocks decomposed ahead (`lookahead`), by `blockKey` */
+	private readonly blocksAhead = new Map<string, Map<string, BlockAhead>>();
 
 	private constructor(
 		readonly world: WorldDef,
@@ -421,7 +430,8 @@ export class Simulation {
 					const [ox, oy] = this.index.xy(t);
 					d = Math.min(d, Math.max(Math.abs(ox - ax), Math.abs(oy - ay)));
 				}
-				if (learn && d <= visionRadius) rememberState(a, o.address, state, o.defaultState);
+				// what the agent's own use does to it is not a state it finds the object in
+				if (learn && d <= visionRadius) rememberState(a, o.address, user?.agent === a.id ? this.state.objects[o.address] : state, o.defaultState);
 				if (user?.agent === a.id) continue;
 				if (!state || state === 'idle') {
 					// Seen at rest: its next state is news again.
@@ -612,7 +622,7 @@ export class Simulation {
 	 * the state changes; `model` is expected to answer from calls made ahead (the gateway's
 	 * `prefetch`). `started` holds the ids of work already begun (kept by the caller between steps).
 	 */
-	async lookahead(model: ModelPort, opts: { horizonSteps: number; started: Set<string> }): Promise<void> {
+	async lookahead(model: ModelPort, opts: { horizonSteps: number; blockSteps?: number; started: Set<string> }): Promise<void> {
 		const s = this.state;
 		const jobs: Promise<unknown>[] = [];
 		const copies = new Map<string, AgentState>();
@@ -658,7 +668,7 @@ export class Simulation {
 			this.talksAhead.set(t.id, made);
 			jobs.push(made);
 		}
-		const horizon = this.time + opts.horizonSteps * this.stepMs;
+		const horizon = this.time + (opts.blockSteps ?? opts.horizonSteps) * this.stepMs;
 		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));
 		for (const a of s.agents) {
 			const plan = a.plan;
@@ -668,13 +678,23 @@ export class Simulation {
 			for (let bi = 0; bi < plan.blocks.length; bi++) {
 				const b = plan.blocks[bi];
 				if (b.sleep || b.subtasks || b.start <= minute || b.start > ahead) continue;
-				const job = blockJob(a, bi);
+				// decomposed again when the agent has seen objects change since in the arenas its steps use
+				const key = blockKey(a, bi);
+				const made = this.blocksAhead.get(a.id)?.get(key);
+				const states = made ? statesSeenIn(a.seenStates, made.arenas) : '';
+				if (made?.states === states) continue;
+				const job = `${key}:${states}`;
 				if (opts.started.has(job)) continue;
+				// places are chosen from where the agent will be: where the block before ends (as
+				// decomposed ahead, when it is not yet); not before that is known
+				const before = plan.blocks[bi - 1];
+				const beforeSteps = before?.subtasks ?? (before ? this.blockAhead(a, bi - 1) : undefined);
+				if (before && !before.sleep && !beforeSteps) continue;
 				opts.started.add(job);
+				const seen = a.seenStates;
 				const at = dayStart(this.time) + b.start * MINUTE;
 				const ctx = ctxOf(a.id, at, Math.ceil((at - this.world.start) / this.stepMs));
-				// places are chosen from where the agent will be: where the block before ends
-				const last = plan.blocks[bi - 1]?.subtasks?.at(-1)?.address;
+				const last = beforeSteps?.at(-1)?.address;
 				const tile = last ? this.index.arena(splitAddress(last).slice(0, 2).join(':'))?.arena.walkable[0] : undefined;
 				const standing = tile === undefined ? ctx : new AgentContext({ ...ctx.agent, tile }, ctx.stream, this, model, ctx.keyPrefix, at, ctx.out, false);
 				standing.speculative = true;
@@ -682,7 +702,9 @@ export class Simulation {
 					decompose(standing, structuredClone(b)).then((subtasks) => {
 						let mine = this.blocksAhead.get(a.id);
 						if (!mine) this.blocksAhead.set(a.id, (mine = new Map()));
-						mine.set(job, subtasks);
+						const arenas = [...new Set(subtasks.map((t) => splitAddress(t.address ?? '').slice(0, 2).join(':')))];
+						mine.delete(key);
+						mine.set(key, { subtasks, arenas, states: statesSeenIn(seen, arenas) });
 						// a few blocks ahead at most: older ones were for blocks now decomposed or replanned
 						if (mine.size > 4) mine.delete(mine.keys().next().value as string);
 					})
@@ -943,7 +965,7 @@ export class Simulation {
 			// the next action begins an hour block not decomposed yet: as decomposed ahead, if it was
 			const plan = a.plan;
 			const bi = plan && dayIndex(at) === plan.day ? plan.blocks.findLastIndex((b) => b.start <= minuteOfDay(at)) : -1;
-			const ahead = bi >= 0 && !(plan as DayPlan).blocks[bi].subtasks ? this.blocksAhead.get(a.id)?.get(blockJob(a, bi)) : undefined;
+			const ahead = bi >= 0 && !(plan as DayPlan).blocks[bi].subtasks ? this.blockAhead(a, bi) : undefined;
 			const key = `${a.id}|${endStep}|${a.action.start}|${a.action.planRef}|${plan?.day}|${plan?.blocks.length}|${tileNow(j)}|${ahead ? bi : ''}`;
 			const memo = this.foreseen.get(a.id);
 			if (memo?.key === key) {
@@ -973,6 +995,12 @@ export class Simulation {
 				return { tile: n.path[Math.min(k - j, n.path.length) - 1] ?? tileNow(j), action: n, guessed };
 			}
 		};
+	}
+
+	/** Hour block `bi` of the agent's plan as decomposed ahead, when the object states it was decomposed with are still those seen. */
+	private blockAhead(a: AgentState, bi: number): Subtask[] | undefined {
+		const made = this.blocksAhead.get(a.id)?.get(blockKey(a, bi));
+		return made && made.states === statesSeenIn(a.seenStates, made.arenas) ? made.subtasks : undefined;
 	}
 
 	/** How many memories the agent's stream will hold when it thinks at step n + k (its due ratings stored). */

@@ -8,7 +8,8 @@ import type { RetrievalSettings, RetrievalWeights, Settings } from './types';
 // 2: conversations in the state (`talks`), per-object reaction judgements, sleep flags, memory sources.
 // 3: reactions under way. 4: subtasks keep their lengths, plans with places, object states seen,
 // conversations ask about what the other was doing, acting without a plan (`next_action`).
-export const STATE_SCHEMA = 4;
+// 5: the state an agent's own use gives an object is not kept as a state it saw (`seenStates`).
+export const STATE_SCHEMA = 5;
 
 export interface Ablation {
 	reflection: boolean;

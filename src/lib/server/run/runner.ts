@@ -581,8 +581,10 @@ export class LiveRun {
 	private lookAhead(): void {
 		if (this.aheadStarted.size > 100_000) this.aheadStarted.clear();
 		// nothing past the run's last step (target - 1): no step would use it
-		const horizonSteps = Math.min(LOOKAHEAD_STEPS, this.meta.target - 1 - this.step);
-		this.sim.lookahead(this.model.ahead, { horizonSteps, started: this.aheadStarted }).catch(() => {
+		const left = this.meta.target - 1 - this.step;
+		const horizonSteps = Math.min(LOOKAHEAD_STEPS, left);
+		const blockSteps = Math.min(BLOCK_LOOKAHEAD_STEPS, left);
+		this.sim.lookahead(this.model.ahead, { horizonSteps, blockSteps, started: this.aheadStarted }).catch(() => {
 			// work ahead that fails is done again by the step that needs it
 		});
 	}
@@ -688,8 +690,14 @@ export class LiveRun {
 	}
 }
 
-/** How far ahead (in steps) the next hour blocks are decomposed before they begin. */
+/** How far ahead (in steps) conversations, ratings and reactions are foreseen. */
 export const LOOKAHEAD_STEPS = 120;
+/**
+ * How far ahead (in steps) the next hour blocks are decomposed before they begin: 40 game
+ * minutes, as when a whole town begins new blocks on the hour the decompositions take longer
+ * than the 20 minutes before them run in.
+ */
+export const BLOCK_LOOKAHEAD_STEPS = 240;
 
 /** Default snapshot interval in steps (20 game minutes at 10 s a step): bounds the replay of a seek. */
 export const SNAPSHOT_EVERY = 120;

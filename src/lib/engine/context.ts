@@ -355,7 +355,8 @@ export class AgentContext {
 	 * until a step's `flushDue` rates them together (see there). A flush costs one embedding call
 	 * (for the memories without a vector) and a rating call per `importance.perCall` memories
 	 * without a rating. `vectors` (per item, stored without asking the embedder: a world's seed
-	 * vectors) are only for memories stored at once.
+	 * vectors) are only for memories stored at once. With `background` the agent goes on while
+	 * they are rated (nothing is returned): its retrievals, and the step (`settled`), wait for them.
 	 */
 	async memorize(
 		items: NewMemory[],

@@ -975,20 +975,29 @@ export async function reflect(ctx: AgentContext): Promise<MemoryRecord[]> {
 		'reflection: salient questions'
 	);
 	if (qs.failsafe) return [];
-	const created: MemoryRecord[] = [];
-	// The questions are answered independently; one insight is stored once.
-	const known = new Set(ctx.stream.recent(100).filter((m) => m.kind === 'reflection').map((m) => m.description));
-	for (const question of (qs.value.questions ?? []).slice(0, 3)) {
-		if (typeof question !== 'string' || !question.trim()) continue;
+	// As the reference implementation does: the evidence for every question is retrieved first,
+	// then the questions are answered side by side, and the insights stored together.
+	const questions = (qs.value.questions ?? []).slice(0, 3).filter((q) => typeof q === 'string' && q.trim() !== '');
+	const asked: { question: string; evidence: MemoryRecord[] }[] = [];
+	for (const question of questions) {
 		const evidence = await ctx.retrieve(question, 'reflection: evidence');
-		if (evidence.length === 0) continue;
-		const answer = await ctx.ask<{ insights: { insight: string; evidence: number[] }[] }>(
-			'reflection_insights',
-			{ name: a.name, question, memories: evidence.map((m) => m.description) },
-			'reflection: insights'
-		);
-		if (answer.failsafe) continue;
-		const items = (answer.value.insights ?? []).slice(0, 5).flatMap((ins) => {
+		if (evidence.length > 0) asked.push({ question, evidence });
+	}
+	const answers = await ctx.fanOut(
+		asked.map(() => 'q'),
+		(b, i) =>
+			b.ask<{ insights: { insight: string; evidence: number[] }[] }>(
+				'reflection_insights',
+				{ name: a.name, question: asked[i].question, memories: asked[i].evidence.map((m) => m.description) },
+				'reflection: insights'
+			)
+	);
+	// one insight is stored once
+	const known = new Set(ctx.stream.recent(100).filter((m) => m.kind === 'reflection').map((m) => m.description));
+	const items = answers.flatMap((answer, i) => {
+		if (answer.failsafe) return [];
+		const { evidence } = asked[i];
+		return (answer.value.insights ?? []).slice(0, 5).flatMap((ins) => {
 			const text = ins?.insight?.trim();
 			if (!text || known.has(text)) return [];
 			known.add(text);
@@ -997,9 +1006,9 @@ export async function reflect(ctx: AgentContext): Promise<MemoryRecord[]> {
 				.map((n) => evidence[n - 1].id);
 			return [{ kind: 'reflection' as const, description: text, evidence: [...new Set(cited)] }];
 		});
-		// storing them stores what was waiting too: the reflection lists only its own
-		created.push(...(await ctx.memorize(items)).filter((m) => m.kind === 'reflection'));
-	}
+	});
+	// storing them stores what was waiting too: the reflection lists only its own
+	const created = items.length > 0 ? (await ctx.memorize(items)).filter((m) => m.kind === 'reflection') : [];
 	if (created.length > 0) ctx.out.events.push({ kind: 'reflection', agent: a.id, memories: created.map((m) => m.id) });
 	return created;
 }

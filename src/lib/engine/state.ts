@@ -8,7 +8,8 @@ import type { RetrievalSettings, RetrievalWeights, Settings } from './types';
 // 2: conversations in the state (`talks`), per-object reaction judgements, sleep flags, memory sources.
 // 3: reactions under way. 4: subtasks keep their lengths, plans with places, object states seen,
 // conversations ask about what the other was doing, acting without a plan (`next_action`).
-// 5: the state an agent's own use gives an object is not kept as a state it saw (`seenStates`).
+// 5: the state an agent's own use gives an object is not kept as a state it saw (`seenStates`);
+// a reflection retrieves every question's evidence first and answers the questions side by side.
 export const STATE_SCHEMA = 5;
 
 export interface Ablation {

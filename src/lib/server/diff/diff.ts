@@ -790,13 +790,14 @@ export function verdictOf(
 		const reactions = of('reactions');
 		if (reactions) parts.push(`${count(reactions.count, 'reaction or plan', 'reactions or plans')} recorded in one run only`);
 		const what: string[] = [];
-		const conversations = of('conversations');
+		const counted = [of('conversations'), of('memories'), of('reflections')];
+		const [conversations, memories, reflections] = counted;
 		if (conversations) what.push(count(conversations.count, 'conversation'));
-		const memories = of('memories');
 		if (memories) what.push(count(memories.count, 'memory', 'memories'));
-		const reflections = of('reflections');
 		if (reflections) what.push(count(reflections.count, 'reflection'));
-		if (what.length) parts.push(`${listWords(what)} differ`);
+		// "1 reflection differs", "2 memories and 1 reflection differ"
+		const one = what.length === 1 && counted.find((d) => d)?.count === 1;
+		if (what.length) parts.push(`${listWords(what)} ${one ? 'differs' : 'differ'}`);
 		if (callsText) parts.push(callsText);
 		return { kind: 'behaviour', title: 'Behaviour differs', detail: `${parts.join('; ')}.` };
 	}

@@ -617,8 +617,9 @@ export class Simulation {
 
 	/**
 	 * Work a later step will need, done now on copies of the agents so that its model calls are
-	 * asked early: the conversations under way (all their lines and what each remembers), and the
-	 * next hour block of every agent whose current block ends within `horizonSteps`. Nothing in
+	 * asked early: the conversations under way (all their lines and what each remembers), the
+	 * hour blocks of every agent that begin within `blockSteps` (default `horizonSteps`), the
+	 * ratings due and the reactions foreseen within `horizonSteps`. Nothing in
 	 * the state changes; `model` is expected to answer from calls made ahead (the gateway's
 	 * `prefetch`). `started` holds the ids of work already begun (kept by the caller between steps).
 	 */

@@ -692,9 +692,10 @@ export class Simulation {
 				const beforeSteps = before?.subtasks ?? (before ? this.blockAhead(a, bi - 1) : undefined);
 				if (before && !before.sleep && !beforeSteps) continue;
 				opts.started.add(job);
-				const seen = a.seenStates;
 				const at = dayStart(this.time) + b.start * MINUTE;
 				const ctx = ctxOf(a.id, at, Math.ceil((at - this.world.start) / this.stepMs));
+				// the states the decomposition chooses by: the copy's, which later steps do not change
+				const seen = ctx.agent.seenStates;
 				const last = beforeSteps?.at(-1)?.address;
 				const tile = last ? this.index.arena(splitAddress(last).slice(0, 2).join(':'))?.arena.walkable[0] : undefined;
 				const standing = tile === undefined ? ctx : new AgentContext({ ...ctx.agent, tile }, ctx.stream, this, model, ctx.keyPrefix, at, ctx.out, false);

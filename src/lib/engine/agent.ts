@@ -388,9 +388,9 @@ export function neighbours(plan: DayPlan | null, block: PlanBlock): { previous: 
 }
 
 /**
- * 5-15 minute steps of a block (see `fitSubtasks`), each with its place, emoji and object
- * state; stored as plan memories, and the block itself as a plan memory with the place where
- * most of its time is spent.
+ * 5-15 minute steps of a block (see `fitSubtasks`), each with its place (its emoji and object
+ * state are asked when it begins, see `nextAction`); stored as plan memories, and the block
+ * itself as a plan memory with the place where most of its time is spent.
  */
 export async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Subtask[]> {
 	const a = ctx.agent;
@@ -409,13 +409,13 @@ export async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Su
 		'plan: decompose into 5-15 minute steps'
 	);
 	const subtasks = fitSubtasks(answer.value.subtasks, block);
-	// Each step's place, emoji and object state, resolved now and concurrently: when a step
-	// begins it needs no model call, and the chains of calls run side by side.
-	const resolved = await ctx.fanOut(
+	// Each step's place, chosen now and concurrently (the plan memories hold them): the chains of
+	// calls run side by side.
+	const places = await ctx.fanOut(
 		subtasks.map((_, i) => `s${i}`),
-		(b, i) => resolveAction(b, subtasks[i].activity)
+		(b, i) => chooseLocation(b, subtasks[i].activity)
 	);
-	subtasks.forEach((t, i) => Object.assign(t, resolved[i]));
+	subtasks.forEach((t, i) => (t.address = places[i]));
 	block.subtasks = subtasks;
 	let start = block.start;
 	const date = formatDate(ctx.now);
@@ -605,7 +605,7 @@ interface Due {
 	resolved?: Subtask;
 }
 
-interface Resolved {
+export interface Resolved {
 	address: string;
 	emoji: string;
 	objectState: string;
@@ -613,7 +613,11 @@ interface Resolved {
 
 /** Where an activity happens (tree walk), how it shows (emoji) and what it does to an object. */
 async function resolveAction(ctx: AgentContext, activity: string, sleeping = false): Promise<Resolved> {
-	const address = await chooseLocation(ctx, activity, sleeping);
+	return shown(ctx, activity, await chooseLocation(ctx, activity, sleeping));
+}
+
+/** How an activity at `address` shows (emoji) and what it does to the object there, asked side by side. */
+export async function shown(ctx: AgentContext, activity: string, address: string): Promise<Resolved> {
 	const parts = splitAddress(address);
 	const [emoji, objectState] = await ctx.fanOut(['e', 'o'], (b, i) =>
 		i === 0 ? emojiFor(b, activity) : parts.length > 2 ? objectStateFor(b, activity, parts[2]) : Promise.resolve('')
@@ -710,11 +714,16 @@ export async function nextAction(ctx: AgentContext, stepMs: number): Promise<voi
 	const due = ctx.state.ablate.planning ? await momentDue(ctx) : await dueActivity(ctx);
 	const continuing = continues(a, due);
 	const r = due.resolved;
-	const resolved: Resolved = continuing
-		? a.action
-		: r?.address !== undefined && r.emoji !== undefined
-			? { address: r.address, emoji: r.emoji, objectState: r.objectState ?? '' }
-			: await resolveAction(ctx, due.activity, due.sleeping);
+	let resolved: Resolved;
+	if (continuing) resolved = a.action;
+	else if (r?.address === undefined) resolved = await resolveAction(ctx, due.activity, due.sleeping);
+	else if (r.emoji !== undefined) resolved = { address: r.address, emoji: r.emoji, objectState: r.objectState ?? '' };
+	else {
+		// a planned step's emoji and object state are asked as it begins (the plan keeps them)
+		resolved = await shown(ctx, due.activity, r.address);
+		r.emoji = resolved.emoji;
+		r.objectState = resolved.objectState;
+	}
 	a.action = actionOf(ctx, due, resolved, stepMs);
 	if (!continuing) {
 		const mundane = due.sleeping ? ctx.state.settings.importance.mundane || undefined : undefined;
@@ -724,9 +733,10 @@ export async function nextAction(ctx: AgentContext, stepMs: number): Promise<voi
 
 /**
  * The action `nextAction` would start at the context's time, when the plan already holds
- * everything it needs (no model call); null when it would ask the model.
+ * everything it needs or `shownAhead` knows the emoji and object state of a planned step (no
+ * model call); null when it would ask the model.
  */
-export function foreseeAction(ctx: AgentContext, stepMs: number): ActionState | null {
+export function foreseeAction(ctx: AgentContext, stepMs: number, shownAhead?: (activity: string, address: string) => Resolved | undefined): ActionState | null {
 	const a = ctx.agent;
 	// without planning, every next action is the model's choice of the moment
 	if (ctx.state.ablate.planning) return null;
@@ -734,8 +744,9 @@ export function foreseeAction(ctx: AgentContext, stepMs: number): ActionState | 
 	if ('decompose' in due) return null;
 	const r = due.resolved;
 	if (continues(a, due)) return actionOf(ctx, due, a.action, stepMs);
-	if (r?.address === undefined || r.emoji === undefined) return null;
-	return actionOf(ctx, due, { address: r.address, emoji: r.emoji, objectState: r.objectState ?? '' }, stepMs);
+	if (r?.address === undefined) return null;
+	const show = r.emoji !== undefined ? { address: r.address, emoji: r.emoji, objectState: r.objectState ?? '' } : shownAhead?.(due.activity, r.address);
+	return show ? actionOf(ctx, due, show, stepMs) : null;
 }
 
 /** Whether the due activity is the one the agent is doing (sleep goes on across midnight). */
@@ -770,7 +781,8 @@ export interface ReactDecision {
 	reaction: string;
 }
 
-async function relationship(ctx: AgentContext, otherName: string, about: string, purpose: 'reaction' | 'conversation'): Promise<string> {
+/** What the agent knows of `otherName`, summarized from two retrievals; `recalled` is told when both are done. */
+async function relationship(ctx: AgentContext, otherName: string, about: string, purpose: 'reaction' | 'conversation', recalled?: () => void): Promise<string> {
 	const seen = new Set<string>();
 	const memories: string[] = [];
 	const queries = [`${ctx.name}'s relationship with ${otherName}`, about];
@@ -783,6 +795,7 @@ async function relationship(ctx: AgentContext, otherName: string, about: string,
 			}
 		}
 	}
+	recalled?.();
 	if (memories.length === 0) return `${ctx.name} does not know ${otherName}.`;
 	const answer = await ctx.ask<{ summary: string }>(
 		'context_summary',
@@ -834,13 +847,20 @@ export function noticeReaction(ctx: AgentContext, e: PerceivedEvent, commitStep:
  * an agent, talk. Asked from what the agent knew when it noticed (see ReactingState); the
  * memories it recalls count as accessed now. Null when the model failed (the agent continues).
  */
-export async function decideReaction(ctx: AgentContext, r: ReactingState): Promise<ReactDecision | null> {
+export async function decideReaction(ctx: AgentContext, r: ReactingState, recalled?: () => void): Promise<ReactDecision | null> {
 	const scope = { size: r.recall, at: r.time, touched: [] as number[] };
 	// decided when noticed (the paper), its retrievals are as any other; decided later, they
 	// recall what the agent knew when it noticed, and count as accessed once it is decided
 	const then = r.time === ctx.now && r.recall === ctx.stream.size ? ctx.branch('r') : ctx.recalling(scope, 'r');
 	const other = r.agentName ?? `the ${r.objectName ?? r.object}`;
-	const context = await relationship(then, other, r.description, 'reaction');
+	const touch = () => ctx.stream.touch([...new Set(scope.touched)], ctx.now);
+	// foreseen, the stream is as the decision leaves it once its retrievals are done (the
+	// decision reads no memory after them): `recalled` may go on from it if the agent goes on
+	const context = await relationship(then, other, r.description, 'reaction', () => {
+		if (!ctx.foreseen) return;
+		touch();
+		recalled?.();
+	});
 	const answer = await then.ask<{ react: boolean; talk: boolean; reaction: string }>(
 		'react',
 		{
@@ -856,7 +876,7 @@ export async function decideReaction(ctx: AgentContext, r: ReactingState): Promi
 		},
 		r.agent ? 'reaction: continue, react or talk' : 'reaction: continue or react to an object'
 	);
-	if (!ctx.speculative || ctx.foreseen) ctx.stream.touch([...new Set(scope.touched)], ctx.now);
+	if (!ctx.speculative) touch();
 	if (answer.failsafe) return null;
 	const reaction = answer.value.react === true && typeof answer.value.reaction === 'string' ? answer.value.reaction.trim() : '';
 	return { talk: r.agent !== undefined && answer.value.talk === true, reaction };

@@ -168,6 +168,58 @@ describe('the lookahead with the paper settings', () => {
 		expect(unused.length / objects.length).toBeLessThan(0.1);
 	}, 120_000);
 
+	it("asks an agent's next foreseen reaction as soon as the one before has recalled its memories, not once it is decided", async () => {
+		const { gateway, ahead } = await offlineAhead();
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		const started = new Set<string>();
+		let most = 0;
+		for (let i = 0; i < 300; i++) {
+			if (i % 10 === 5) {
+				// work ahead whose decisions are never answered: which reactions does it ask about?
+				const steps = new Map<string, Set<string>>();
+				const undecided: ModelPort = {
+					dimensions: gateway.dimensions,
+					complete: <T,>(r: ModelRequest) => {
+						if (r.template === 'react') return new Promise<never>(() => undefined);
+						if (r.template === 'context_summary' && r.purpose?.startsWith('reaction')) {
+							const mine = steps.get(r.agent ?? '') ?? new Set<string>();
+							steps.set(r.agent ?? '', mine.add(r.key.split('/')[0]));
+						}
+						return gateway.complete<T>(r);
+					},
+					embed: (t) => gateway.embed(t)
+				};
+				void sim.lookahead(undecided, { horizonSteps: 120, started: new Set() });
+				for (let k = 0; k < 20; k++) await new Promise((r) => setTimeout(r, 5));
+				most = Math.max(most, ...[...steps.values()].map((x) => x.size));
+			}
+			await sim.lookahead(ahead, { horizonSteps: 120, started });
+			await sim.step([], gateway);
+		}
+		// 1 before: the next reaction was asked once the one before was decided
+		expect(most).toBeGreaterThan(1);
+	}, 120_000);
+
+	it('asks the emoji and object state of a planned step as it begins, the lookahead before that', async () => {
+		const { gateway, asked, ahead } = await offlineAhead();
+		const shows = (r: ModelRequest) => r.template === 'action_emoji' || r.template === 'object_state';
+		const { port: step, used } = stepsPort(gateway, asked, shows);
+		const first = new Map<string, number>();
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		// the first step decomposes the hour blocks the agents are in: one step begun each
+		await sim.step([], watched(gateway, (r) => shows(r) && first.set(r.agent ?? '', (first.get(r.agent ?? '') ?? 0) + 1)));
+		expect(first.size).toBeGreaterThan(5);
+		// before: every step of the block at once
+		expect(Math.max(...first.values())).toBeLessThanOrEqual(2);
+		const started = new Set<string>();
+		for (let i = 0; i < 300; i++) {
+			await sim.lookahead(ahead, { horizonSteps: 120, started });
+			await sim.step([], step);
+		}
+		expect(used.calls).toBeGreaterThan(20);
+		expect(used.ahead / used.calls).toBeGreaterThan(0.8);
+	}, 120_000);
+
 	it('asks foreseen reactions with the prompts the steps then ask when its answers arrive after later steps have run', async () => {
 		const { gateway } = await createModelGateway({ provider: new OfflineProvider(), cacheDir: false });
 		const asked = new Set<string>();

@@ -16,8 +16,10 @@ import {
 	reflect,
 	rememberTalk,
 	replan,
+	shown,
 	talk,
-	type PerceivedEvent
+	type PerceivedEvent,
+	type Resolved
 } from './agent';
 import { canonicalJson } from './canonical';
 import { applyInput, checkInput, type SimInput } from './inputs';
@@ -172,6 +174,8 @@ export class Simulation {
 	private readonly talksAhead = new Map<string, Promise<TalkAhead>>();
 	/** per agent: hour blocks decomposed ahead (`lookahead`), by `blockKey` */
 	private readonly blocksAhead = new Map<string, Map<string, BlockAhead>>();
+	/** per agent: the emoji and object state of planned steps about to begin, asked ahead (by activity and place) */
+	private readonly shownAhead = new Map<string, Map<string, Resolved>>();
 
 	private constructor(
 		readonly world: WorldDef,
@@ -713,6 +717,36 @@ export class Simulation {
 				);
 			}
 		}
+		// The emoji and object state of each planned step that begins within the horizon.
+		const until = this.time + opts.horizonSteps * this.stepMs;
+		for (const a of s.agents) {
+			const plan = a.plan;
+			if (!plan || talking.has(a.id) || s.ablate.planning || dayIndex(this.time) !== plan.day) continue;
+			const base = dayStart(this.time);
+			plan.blocks.forEach((b, bi) => {
+				const steps = b.subtasks ?? this.blockAhead(a, bi);
+				let start = base + b.start * MINUTE;
+				for (const t of steps ?? []) {
+					const at = start;
+					start += t.minutes * MINUTE;
+					if (at <= this.time || at > until || t.address === undefined || t.emoji !== undefined) continue;
+					const key = `${t.activity}|${t.address}`;
+					const job = `shown:${a.id}:${key}`;
+					if (opts.started.has(job)) continue;
+					opts.started.add(job);
+					const step = Math.ceil((at - this.world.start) / this.stepMs);
+					jobs.push(
+						shown(ctxOf(a.id, at, step), t.activity, t.address).then((r) => {
+							let mine = this.shownAhead.get(a.id);
+							if (!mine) this.shownAhead.set(a.id, (mine = new Map()));
+							mine.set(key, r);
+							// the latest few: older ones were for steps begun by now
+							if (mine.size > 16) mine.delete(mine.keys().next().value as string);
+						})
+					);
+				}
+			});
+		}
 		// Importance ratings due within the horizon whose memories are all known already.
 		const waitMs = s.settings.importance.waitMinutes * MINUTE;
 		for (const a of s.agents) {
@@ -873,7 +907,10 @@ export class Simulation {
 			}
 		}
 		const talkAhead = (x: string, y: string, step: number, streamX: MemoryStream) => this.talkAhead(model, x, y, step, courses, streamAt, streamX);
-		// each agent's foreseen reactions, in turn: the next only when the one before goes on
+		// each agent's foreseen reactions, in turn: the next is asked once the one before has
+		// recalled what it recalls, from its stream as the decision leaves it if the agent goes on
+		// (the likeliest decision); a decision otherwise leaves the calls after it unused, never
+		// changes the run
 		for (const [a, reactions] of noticed) {
 			const job = `react:${a.id}:${reactions.map(({ k, r }) => `${s.step + k}:${r.description}`).join('|')}`;
 			if (opts.started.has(job)) continue;
@@ -882,18 +919,23 @@ export class Simulation {
 				(async () => {
 					let stream: MemoryStream | null = null;
 					let since = s.step;
+					const decisions: Promise<void>[] = [];
 					for (const { k, r } of reactions) {
 						const step = s.step + k;
 						const mine = (made.get(a.id) ?? []).filter((m) => m.step > since && m.step <= step);
 						const deciding = ctxOf(a.id, timeAt(r.commitStep - s.step), r.commitStep);
 						// the first decision's stream is shared (or the agent's own): the decision touches a copy
-						stream = stream ? await this.foreseenStream(deciding, stream, mine) : (await streamAt(a.id, step)).copy();
+						const current = stream ? await this.foreseenStream(deciding, stream, mine) : (await streamAt(a.id, step)).copy();
 						since = step;
-						r.recall = atOnce ? stream.size : this.sizeAt(a, k);
-						const after = await this.reactAhead(model, deciding, stream, r, talkAhead);
-						if (!after) return;
-						stream = after;
+						r.recall = atOnce ? current.size : this.sizeAt(a, k);
+						let goOn: (next: MemoryStream | null) => void = () => undefined;
+						const recalled = new Promise<MemoryStream | null>((resolve) => (goOn = resolve));
+						const decided = this.reactAhead(model, deciding, current, r, talkAhead, () => goOn(current.copy()));
+						decisions.push(decided.finally(() => goOn(null)));
+						stream = await recalled;
+						if (!stream) break;
 					}
+					await Promise.all(decisions);
 				})()
 			);
 		}
@@ -968,7 +1010,8 @@ export class Simulation {
 			const plan = a.plan;
 			const bi = plan && dayIndex(at) === plan.day ? plan.blocks.findLastIndex((b) => b.start <= minuteOfDay(at)) : -1;
 			const ahead = bi >= 0 && !(plan as DayPlan).blocks[bi].subtasks ? this.blockAhead(a, bi) : undefined;
-			const key = `${a.id}|${endStep}|${a.action.start}|${a.action.planRef}|${plan?.day}|${plan?.blocks.length}|${tileNow(j)}|${ahead ? bi : ''}`;
+			const shownNow = this.shownAhead.get(a.id);
+			const key = `${a.id}|${endStep}|${a.action.start}|${a.action.planRef}|${plan?.day}|${plan?.blocks.length}|${tileNow(j)}|${ahead ? bi : ''}|${shownNow ? [...shownNow.keys()].at(-1) : ''}`;
 			const memo = this.foreseen.get(a.id);
 			if (memo?.key === key) {
 				guessed = memo.guessed;
@@ -983,7 +1026,7 @@ export class Simulation {
 			};
 			const ctx = new AgentContext(standing, this.stream(a.id), this, NO_MODEL, String(endStep), at, emptyOutput(endStep, at), false);
 			ctx.speculative = true;
-			next = foreseeAction(ctx, this.stepMs);
+			next = foreseeAction(ctx, this.stepMs, (activity, address) => shownNow?.get(`${activity}|${address}`));
 			guessed = ahead !== undefined;
 			this.foreseen.set(a.id, { key, action: next, guessed });
 			return next;
@@ -1020,28 +1063,28 @@ export class Simulation {
 	/**
 	 * What the step deciding reaction `r` asks, on a copy of the agent and a stream of its own
 	 * (which the decision's retrievals touch, as the step's would): the decision and, for a re-plan, the
-	 * new plan and the action that follows it, or the conversation it begins. Resolves with the
-	 * touched stream when the agent goes on, else null.
+	 * new plan and the action that follows it, or the conversation it begins. `recalled` is told
+	 * when the decision's retrievals are done (the stream is then as the decision leaves it).
 	 */
 	private async reactAhead(
 		model: ModelPort,
 		deciding: AgentContext,
 		stream: MemoryStream,
 		r: ReactingState,
-		talkAhead: (x: string, y: string, step: number, streamX: MemoryStream) => Promise<void>
-	): Promise<MemoryStream | null> {
+		talkAhead: (x: string, y: string, step: number, streamX: MemoryStream) => Promise<void>,
+		recalled?: () => void
+	): Promise<void> {
 		const ctx = new AgentContext(deciding.agent, stream, this, model, deciding.keyPrefix, deciding.now, deciding.out, false);
 		ctx.speculative = true;
 		ctx.foreseen = true;
-		const decision = await decideReaction(ctx, r);
+		const decision = await decideReaction(ctx, r, recalled);
 		if (decision?.talk && r.agent) {
 			await talkAhead(ctx.agent.id, r.agent, r.commitStep, ctx.stream);
-			return null;
+			return;
 		}
-		if (!decision?.reaction) return ctx.stream;
+		if (!decision?.reaction) return;
 		await replan(ctx, decision.reaction);
 		await nextAction(ctx, this.stepMs);
-		return null;
 	}
 
 	/**

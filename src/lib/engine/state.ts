@@ -10,7 +10,8 @@ import type { RetrievalSettings, RetrievalWeights, Settings } from './types';
 // conversations ask about what the other was doing, acting without a plan (`next_action`).
 // 5: the state an agent's own use gives an object is not kept as a state it saw (`seenStates`);
 // a reflection retrieves every question's evidence first and answers the questions side by side.
-export const STATE_SCHEMA = 5;
+// 6: a planned step's emoji and object state are asked when it begins, not when its block is decomposed.
+export const STATE_SCHEMA = 6;
 
 export interface Ablation {
 	reflection: boolean;
@@ -45,7 +46,7 @@ export interface ActionState {
 export interface Subtask {
 	activity: string;
 	minutes: number;
-	/** resolved when the block is decomposed: where, with which emoji and object state */
+	/** where, chosen when the block is decomposed; with which emoji and object state, asked when the step begins */
 	address?: string;
 	emoji?: string;
 	objectState?: string;

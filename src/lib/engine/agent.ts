@@ -393,6 +393,13 @@ export function neighbours(plan: DayPlan | null, block: PlanBlock): { previous: 
  * itself as a plan memory with the place where most of its time is spent.
  */
 export async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Subtask[]> {
+	const made = await decomposition(ctx, block);
+	await adoptDecomposition(ctx, block, made);
+	return made.subtasks;
+}
+
+/** Hour block `block` decomposed as `decompose` does it, not yet in the plan: its steps and their plan memories. */
+export async function decomposition(ctx: AgentContext, block: PlanBlock): Promise<{ subtasks: Subtask[]; memories: NewMemory[] }> {
 	const a = ctx.agent;
 	const around = neighbours(a.plan, block);
 	const answer = await ctx.ask<{ subtasks: RawSubtask[] }>(
@@ -416,14 +423,14 @@ export async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Su
 		(b, i) => chooseLocation(b, subtasks[i].activity)
 	);
 	subtasks.forEach((t, i) => (t.address = places[i]));
-	block.subtasks = subtasks;
 	let start = block.start;
 	const date = formatDate(ctx.now);
 	const base = dayStart(ctx.now);
 	const first = a.name.split(' ')[0];
 	const place = blockPlace(subtasks);
-	await ctx.memorize(
-		[
+	return {
+		subtasks,
+		memories: [
 			// The hour block's plan memory stored with the day's schedule had no place yet (none
 			// was chosen); now that its steps have theirs, the block is remembered with its place.
 			...(place
@@ -444,10 +451,20 @@ export async function decompose(ctx: AgentContext, block: PlanBlock): Promise<Su
 				start += t.minutes;
 				return item;
 			})
-		],
-		{ defer: true, background: true }
-	);
-	return subtasks;
+		]
+	};
+}
+
+/** Puts a block's decomposition in the plan and stores its plan memories (not waited for). */
+export function adoptDecomposition(ctx: AgentContext, block: PlanBlock, made: { subtasks: Subtask[]; memories: NewMemory[] }): Promise<unknown> {
+	block.subtasks = made.subtasks;
+	return ctx.memorize(made.memories, { defer: true, background: true });
+}
+
+/** The hour block the agent's plan has it begin now and that is not decomposed yet, if any. */
+export function blockDue(a: AgentState, now: number): PlanBlock | null {
+	const due = duePlanned(a.plan, now);
+	return 'decompose' in due ? due.decompose : null;
 }
 
 /** Where a decomposed block happens: the arena (`Sector:Arena`) its steps spend most minutes in, the earliest on a tie; '' when none has a place. */

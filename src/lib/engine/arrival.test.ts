@@ -85,17 +85,29 @@ describe('answers in any order', () => {
 		const model = answers(11);
 		// work ahead answered otherwise than the steps: its guesses go wrong, reactions included
 		const ahead = answers(111);
-		const { sim } = await Simulation.create(world, { seed: 3 }, model);
-		applyOverrides(sim.state, profileOverrides(profile));
+		const created = async () => {
+			const { sim } = await Simulation.create(world, { seed: 3 }, model);
+			applyOverrides(sim.state, profileOverrides(profile));
+			return sim;
+		};
+		const sim = await created();
 		const started = new Set<string>();
 		let reactions = 0;
+		let talks = 0;
 		for (let i = 0; i < 1500; i++) {
 			const before = JSON.stringify(sim.state);
 			await sim.lookahead(ahead, { horizonSteps: 120, started });
 			expect(JSON.stringify(sim.state), `the lookahead before step ${i}`).toBe(before);
-			const out = await sim.step([], model);
+			// conversations begun in the step are made ahead while it runs
+			const out = await sim.step([], model, { model: ahead, started });
 			reactions += out.events.filter((e) => e.kind === 'reaction').length;
+			talks += (sim.state.talks ?? []).filter((t) => t.step === i).length;
 		}
 		expect(reactions).toBeGreaterThan(0);
+		expect(talks).toBeGreaterThan(0);
+		// the same steps with no work ahead
+		const plain = await created();
+		for (let i = 0; i < 1500; i++) await plain.step([], model);
+		expect(digestOf(sim)).toBe(digestOf(plain));
 	}, 300_000);
 });

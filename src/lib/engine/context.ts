@@ -236,13 +236,25 @@ export class AgentContext {
 	 * done. Branches neither retrieve nor store memories (ids would follow arrival order).
 	 */
 	async fanOut<T>(labels: readonly string[], work: (b: AgentContext, i: number) => Promise<T>): Promise<T[]> {
-		const branches = labels.map((label) => this.fork(label, emptyOutput(this.out.step, this.out.time), new MemoLayer(this.agent, this.memoLayer)));
-		const results = await Promise.all(branches.map((b, i) => work(b, i)));
-		for (const b of branches) {
-			b.memoLayer.merge();
-			this.out.events.push(...b.out.events);
-		}
+		const branches = labels.map((label) => this.aside(label));
+		const results = await Promise.all(branches.map((b, i) => work(b.ctx, i)));
+		for (const b of branches) b.keep();
 		return results;
+	}
+
+	/**
+	 * A branch with a memo layer and an output of its own, for work done beside this context's:
+	 * what it memoised and its events join this context's when `keep` is called (dropped if not).
+	 */
+	aside(label: string): { ctx: AgentContext; keep: () => void } {
+		const b = this.fork(label, emptyOutput(this.out.step, this.out.time), new MemoLayer(this.agent, this.memoLayer));
+		return {
+			ctx: b,
+			keep: () => {
+				b.memoLayer.merge();
+				this.out.events.push(...b.out.events);
+			}
+		};
 	}
 
 	/** A value the agent has memoised (see `AgentState.memo`), as this line of work sees it. */

@@ -220,6 +220,41 @@ describe('the lookahead with the paper settings', () => {
 		expect(used.ahead / used.calls).toBeGreaterThan(0.8);
 	}, 120_000);
 
+	it('makes a conversation begun in a step ahead while the step runs', async () => {
+		const { gateway, ahead } = await offlineAhead();
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		let stepping = true;
+		const during: string[] = [];
+		const port = watched(ahead, (r) => stepping && r.purpose?.startsWith('conversation') && during.push(r.key));
+		// one agent slow to think: the step goes on after the others are done
+		const slow: ModelPort = {
+			dimensions: gateway.dimensions,
+			complete: async <T,>(r: ModelRequest) => {
+				if (r.agent === 'klaus-mueller') await new Promise((done) => setTimeout(done, 100));
+				return gateway.complete<T>(r);
+			},
+			embed: (t) => gateway.embed(t)
+		};
+		// the offline stand-in's couples greet each other at the first step
+		await sim.step([], slow, { model: port, started: new Set() });
+		stepping = false;
+		expect(sim.state.talks?.length).toBeGreaterThan(0);
+		// none before: the conversation was made ahead by the lookahead after the step
+		expect(during.length).toBeGreaterThan(0);
+	});
+
+	it("decomposes the hour block an agent begins while it decides a reaction, not after", async () => {
+		const { gateway } = await offlineAhead();
+		const asked: string[] = [];
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		await sim.step([], watched(gateway, (r) => asked.push(`${r.agent}|${r.template}`)));
+		const reacting = [...new Set(asked.filter((x) => x.endsWith('|react')).map((x) => x.split('|')[0]))];
+		const both = reacting.filter((id) => asked.includes(`${id}|decompose_task`));
+		expect(both.length).toBeGreaterThan(0);
+		// before: its decision first, then the decomposition
+		for (const id of both) expect(asked.indexOf(`${id}|decompose_task`), id).toBeLessThan(asked.indexOf(`${id}|react`));
+	});
+
 	it('asks foreseen reactions with the prompts the steps then ask when its answers arrive after later steps have run', async () => {
 		const { gateway } = await createModelGateway({ provider: new OfflineProvider(), cacheDir: false });
 		const asked = new Set<string>();

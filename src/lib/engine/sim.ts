@@ -3,8 +3,11 @@
 // seed, inputs and model answers give the same state, bit for bit.
 
 import {
+	adoptDecomposition,
+	blockDue,
 	chatAction,
 	decompose,
+	decomposition,
 	eventOf,
 	interview,
 	isSleeping,
@@ -36,6 +39,7 @@ import {
 	type ActionState,
 	type AgentState,
 	type DayPlan,
+	type PlanBlock,
 	type ReactingState,
 	type Subtask,
 	type SimState,
@@ -486,8 +490,8 @@ export class Simulation {
 		const due = a.reacting && a.reacting.commitStep <= s.step ? a.reacting : null;
 		if (due) delete a.reacting;
 		const awake = !chatting && !isSleeping(a) && !s.ablate.observation;
-		if (awake && due) talkTo = await this.reactNow(ctx, due);
-		else if (awake && !a.reacting) {
+		let deciding: ReactingState | null = awake ? due : null;
+		if (awake && !due && !a.reacting) {
 			// Something to decide about: a newly seen agent, or an object whose state the agent
 			// has not judged yet (the user's edit, someone else's action), nearest first.
 			const judged = a.judged ?? {};
@@ -496,11 +500,36 @@ export class Simulation {
 				const r = noticeReaction(ctx, e, s.step + this.reactionSteps(a));
 				if (!r) continue;
 				if (r.commitStep > s.step) a.reacting = r;
-				else talkTo = await this.reactNow(ctx, r);
+				else deciding = r;
 				break;
 			}
 		}
+		const acting = !chatting && ctx.now >= a.action.end;
+		if (deciding) talkTo = await this.reactBeside(ctx, deciding, acting && !s.ablate.planning ? blockDue(a, ctx.now) : null);
 		if (!chatting && ctx.now >= a.action.end) await nextAction(ctx, this.stepMs);
+		return talkTo;
+	}
+
+	/**
+	 * Decides reaction `r`; the hour block the agent's next action begins (`block`, when one is
+	 * due) is decomposed meanwhile, on a branch of its own, and put in the plan unless the
+	 * reaction has re-planned: what the agent does is as if it had been decomposed after.
+	 */
+	private async reactBeside(ctx: AgentContext, r: ReactingState, block: PlanBlock | null): Promise<string | null> {
+		if (!block) return this.reactNow(ctx, r);
+		const side = ctx.aside('d');
+		const made = decomposition(side.ctx, structuredClone(block));
+		let talkTo: string | null;
+		try {
+			talkTo = await this.reactNow(ctx, r);
+		} finally {
+			// no call of the step goes on after it
+			await made.catch(() => undefined);
+		}
+		if (ctx.agent.plan?.blocks.includes(block) && !block.subtasks) {
+			side.keep();
+			await adoptDecomposition(ctx, block, await made);
+		}
 		return talkTo;
 	}
 
@@ -522,8 +551,11 @@ export class Simulation {
 		return null;
 	}
 
-	/** Advances the world by one step. */
-	async step(inputs: readonly SimInput[], model: ModelPort): Promise<StepOutput> {
+	/**
+	 * Advances the world by one step. With `ahead` (the port and the started jobs of `lookahead`),
+	 * a conversation two agents are about to begin is made ahead as soon as both have thought.
+	 */
+	async step(inputs: readonly SimInput[], model: ModelPort, ahead?: { model: ModelPort; started: Set<string> }): Promise<StepOutput> {
 		const s = this.state;
 		const out = emptyOutput(s.step, this.time);
 		const prefix = String(s.step);
@@ -544,8 +576,16 @@ export class Simulation {
 		const inUse = this.objectUsers();
 		const byArena = this.agentsByArena();
 		const perceived = s.agents.map((a) => this.perceive(a, inUse, byArena));
+		// who has thought (and stored what it made), with whom it would talk
+		const thought = new Map<string, string | null>();
 		const wishes = await Promise.all(
-			s.agents.map((a, i) => (talking.has(a.id) ? null : this.think(ctxs.get(a.id) as AgentContext, perceived[i])))
+			s.agents.map((a, i) => {
+				if (talking.has(a.id)) return null;
+				const ctx = ctxs.get(a.id) as AgentContext;
+				const wish = this.think(ctx, perceived[i]);
+				if (ahead) void wish.then(async (w) => (await ctx.settled(), thought.set(a.id, w), this.talkEarly(a.id, thought, ahead))).catch(() => undefined);
+				return wish;
+			})
 		);
 		// memories made while the agents went on (plans, actions begun) are stored by now
 		await Promise.all([...ctxs.values()].map((c) => c.settled()));
@@ -568,16 +608,7 @@ export class Simulation {
 		for (const [x, y] of pairs) {
 			const A = this.agent(x);
 			const B = this.agent(y);
-			const t: TalkState = {
-				id: `c${s.step}-${x}-${y}`,
-				agents: [x, y],
-				address: this.index.addressOf(A.tile),
-				step: s.step,
-				time: this.time,
-				commitStep,
-				recall: { [x]: this.stream(x).size, [y]: this.stream(y).size },
-				doing: { [x]: A.action.activity, [y]: B.action.activity }
-			};
+			const t = this.talkBegun(x, y);
 			const end = timeAtStep(this.world.start, this.world.secondsPerStep, commitStep);
 			A.action = chatAction(A, B, t.id, this.time, end);
 			B.action = chatAction(B, A, t.id, this.time, end);
@@ -594,6 +625,73 @@ export class Simulation {
 		s.step++;
 		this.sortOutput(out);
 		return out;
+	}
+
+	/** The conversation `x` begins with `y` in this step, as the two are once they have thought. */
+	private talkBegun(x: string, y: string): TalkState {
+		const s = this.state;
+		return {
+			id: `c${s.step}-${x}-${y}`,
+			agents: [x, y],
+			address: this.index.addressOf(this.agent(x).tile),
+			step: s.step,
+			time: this.time,
+			commitStep: s.step + this.talkSteps(),
+			recall: { [x]: this.stream(x).size, [y]: this.stream(y).size },
+			doing: { [x]: this.agent(x).action.activity, [y]: this.agent(y).action.activity }
+		};
+	}
+
+	/**
+	 * While a step runs: `id` has thought (`thought` holds who has, with whom each would talk).
+	 * The conversation it would begin, or be asked to, with an agent that has thought too is
+	 * made ahead now rather than after the step: nothing either does in this step changes it.
+	 * Agents are paired as the step pairs them, among those that have thought; a pair the step
+	 * does not make (one that had not thought claimed one of them) leaves its calls unused.
+	 */
+	private talkEarly(id: string, thought: ReadonlyMap<string, string | null>, ahead: { model: ModelPort; started: Set<string> }): void {
+		const free = (x: string) => {
+			const a = this.agent(x);
+			return !(a.action.chatWith !== '' && this.time < a.action.end) && !isSleeping(a);
+		};
+		const busy = new Set<string>();
+		for (const a of this.state.agents) {
+			const x = a.id;
+			const y = thought.get(x);
+			if (!y || !thought.has(y) || busy.has(x) || busy.has(y) || !free(x) || !free(y)) continue;
+			busy.add(x).add(y);
+			if (x !== id && y !== id) continue;
+			const t = this.talkBegun(x, y);
+			const copies = new Map<string, AgentState>();
+			this.makeTalkAhead(t, ahead.started, (who) => {
+				let c = copies.get(who);
+				if (!c) copies.set(who, (c = structuredClone(this.agent(who))));
+				const ctx = new AgentContext(c, this.stream(who), this, ahead.model, String(this.state.step + 1), t.time, emptyOutput(this.state.step, t.time), false);
+				ctx.speculative = true;
+				return ctx;
+			});
+		}
+	}
+
+	/**
+	 * Makes conversation `t` ahead (its lines and what each remembers of it) on contexts from
+	 * `ctxOf`, unless `started` has it; kept in `talksAhead` for the reactions after it.
+	 */
+	private makeTalkAhead(t: TalkState, started: Set<string>, ctxOf: (id: string) => AgentContext): Promise<TalkAhead> | undefined {
+		const job = `talk:${t.id}`;
+		if (started.has(job)) return undefined;
+		started.add(job);
+		const [ctxA, ctxB, scopeA, scopeB] = this.talkContexts(t, ctxOf);
+		// its retrievals are kept in the scopes (as the commit will touch them), not in the streams
+		ctxA.foreseen = ctxB.foreseen = true;
+		const made = talk(ctxA, ctxB, t).then(async ({ history }) => {
+			const [x, y] = t.agents;
+			const [mx, my] = await rememberTalk(ctxOf(x), ctxOf(y), history);
+			return { touched: { [x]: [...new Set(scopeA.touched)], [y]: [...new Set(scopeB.touched)] }, remembered: { [x]: mx, [y]: my } };
+		});
+		made.catch(() => undefined);
+		this.talksAhead.set(t.id, made);
+		return made;
 	}
 
 	/** A conversation's recall contexts: each speaker as it was when the conversation began. */
@@ -657,21 +755,10 @@ export class Simulation {
 		// conversations made ahead by an earlier call: their speakers' reactions after them are foreseen
 		const talksMade = new Set(this.talksAhead.keys());
 		for (const t of talks) {
-			const job = `talk:${t.id}`;
-			if (opts.started.has(job) || t.commitStep > last) continue;
-			opts.started.add(job);
+			if (t.commitStep > last) continue;
 			// a conversation is the longest chain of calls: ranked as needed now, it goes first
-			const [ctxA, ctxB, scopeA, scopeB] = this.talkContexts(t, (id) => ctxOf(id, t.time, s.step));
-			// its retrievals are kept in the scopes (as the commit will touch them), not in the streams
-			ctxA.foreseen = ctxB.foreseen = true;
-			const made = talk(ctxA, ctxB, t).then(async ({ history }) => {
-				const [x, y] = t.agents;
-				const [mx, my] = await rememberTalk(ctxOf(x, t.time, s.step), ctxOf(y, t.time, s.step), history);
-				return { touched: { [x]: [...new Set(scopeA.touched)], [y]: [...new Set(scopeB.touched)] }, remembered: { [x]: mx, [y]: my } };
-			});
-			made.catch(() => undefined);
-			this.talksAhead.set(t.id, made);
-			jobs.push(made);
+			const made = this.makeTalkAhead(t, opts.started, (id) => ctxOf(id, t.time, s.step));
+			if (made) jobs.push(made);
 		}
 		const horizon = this.time + (opts.blockSteps ?? opts.horizonSteps) * this.stepMs;
 		const talking = new Set((s.talks ?? []).flatMap((t) => t.agents));

@@ -544,8 +544,9 @@ export class LiveRun {
 		const at = this.step;
 		try {
 			// nothing to prepare for after the run's last step, or when answers come at once
-			if (this.step + 1 < this.meta.target && !this.model.instant) this.lookAhead();
-			const out = await this.sim.step(inputs, this.model);
+			const ahead = this.step + 1 < this.meta.target && !this.model.instant;
+			if (ahead) this.lookAhead();
+			const out = await this.sim.step(inputs, this.model, ahead ? { model: this.model.ahead, started: this.aheadStarted } : undefined);
 			const calls = this.model.drainCalls();
 			this.writer.commit(out, inputs, calls, this.sim.view());
 			for (const c of calls) this.usage.add({ ...c, s: out.step });

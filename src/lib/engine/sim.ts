@@ -583,7 +583,15 @@ export class Simulation {
 				if (talking.has(a.id)) return null;
 				const ctx = ctxs.get(a.id) as AgentContext;
 				const wish = this.think(ctx, perceived[i]);
-				if (ahead) void wish.then(async (w) => (await ctx.settled(), thought.set(a.id, w), this.talkEarly(a.id, thought, ahead))).catch(() => undefined);
+				if (ahead) {
+					void wish
+						.then(async (w) => {
+							await ctx.settled();
+							thought.set(a.id, w);
+							this.talkEarly(a.id, thought, ahead);
+						})
+						.catch(() => undefined);
+				}
 				return wish;
 			})
 		);

@@ -220,6 +220,39 @@ describe('the lookahead with the paper settings', () => {
 		expect(used.ahead / used.calls).toBeGreaterThan(0.8);
 	}, 120_000);
 
+	it('leaves no failure of work ahead unhandled, a foreseen decision failing after its chain has stopped included', async () => {
+		const { gateway, ahead } = await offlineAhead();
+		// an endpoint's embedder: work ahead gets only what is cached (here, the queries), and
+		// decisions that fail late
+		const flaky: ModelPort = {
+			dimensions: ahead.dimensions,
+			complete: async <T,>(r: ModelRequest) => {
+				if (r.template !== 'react') return ahead.complete<T>(r);
+				await new Promise((done) => setTimeout(done, 5));
+				throw new Error('the endpoint failed');
+			},
+			embed: async (t) => {
+				if (t.length > 1) throw new Error('an embedding is not cached');
+				return ahead.embed(t);
+			}
+		};
+		const unhandled: unknown[] = [];
+		const seen = (e: unknown) => unhandled.push(e);
+		process.on('unhandledRejection', seen);
+		try {
+			const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+			const started = new Set<string>();
+			for (let i = 0; i < 300; i++) {
+				await sim.lookahead(flaky, { horizonSteps: 120, started }).catch(() => undefined);
+				await sim.step([], gateway, { model: flaky, started });
+			}
+			await new Promise((done) => setTimeout(done, 50));
+		} finally {
+			process.off('unhandledRejection', seen);
+		}
+		expect(unhandled).toEqual([]);
+	}, 120_000);
+
 	it('makes a conversation begun in a step ahead while the step runs', async () => {
 		const { gateway, ahead } = await offlineAhead();
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);

@@ -1026,7 +1026,10 @@ export class Simulation {
 						let goOn: (next: MemoryStream | null) => void = () => undefined;
 						const recalled = new Promise<MemoryStream | null>((resolve) => (goOn = resolve));
 						const decided = this.reactAhead(model, deciding, current, r, talkAhead, () => goOn(current.copy()));
-						decisions.push(decided.finally(() => goOn(null)));
+						const settled = decided.finally(() => goOn(null));
+						// handled now: the chain may end (failing) before it waits for them
+						settled.catch(() => undefined);
+						decisions.push(settled);
 						stream = await recalled;
 						if (!stream) break;
 					}

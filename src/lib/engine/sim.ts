@@ -599,18 +599,8 @@ export class Simulation {
 		await Promise.all([...ctxs.values()].map((c) => c.settled()));
 		this.releaseUserStates();
 
-		// Conversations: each agent in at most one, initiators in id order.
-		const busy = new Set(s.agents.filter((a) => a.action.chatWith !== '' && this.time < a.action.end).map((a) => a.id));
-		const pairs: [string, string][] = [];
-		s.agents.forEach((a, i) => {
-			const other = wishes[i];
-			if (!other || busy.has(a.id) || busy.has(other)) return;
-			const b = s.agents.find((x) => x.id === other);
-			if (!b || isSleeping(b)) return;
-			pairs.push([a.id, other]);
-			busy.add(a.id);
-			busy.add(other);
-		});
+		const wishOf = new Map(s.agents.map((a, i) => [a.id, wishes[i]]));
+		const pairs = this.pairUp(wishOf);
 		// A conversation takes one game minute a turn (its most turns); it is made meanwhile.
 		const commitStep = s.step + this.talkSteps();
 		for (const [x, y] of pairs) {
@@ -658,27 +648,48 @@ export class Simulation {
 	 * does not make (one that had not thought claimed one of them) leaves its calls unused.
 	 */
 	private talkEarly(id: string, thought: ReadonlyMap<string, string | null>, ahead: { model: ModelPort; started: Set<string> }): void {
-		const free = (x: string) => {
-			const a = this.agent(x);
-			return !(a.action.chatWith !== '' && this.time < a.action.end) && !isSleeping(a);
-		};
-		const busy = new Set<string>();
-		for (const a of this.state.agents) {
-			const x = a.id;
-			const y = thought.get(x);
-			if (!y || !thought.has(y) || busy.has(x) || busy.has(y) || !free(x) || !free(y)) continue;
-			busy.add(x).add(y);
+		const ctxOf = this.aheadContexts(ahead.model);
+		for (const [x, y] of this.pairUp(thought)) {
 			if (x !== id && y !== id) continue;
 			const t = this.talkBegun(x, y);
-			const copies = new Map<string, AgentState>();
-			this.makeTalkAhead(t, ahead.started, (who) => {
-				let c = copies.get(who);
-				if (!c) copies.set(who, (c = structuredClone(this.agent(who))));
-				const ctx = new AgentContext(c, this.stream(who), this, ahead.model, String(this.state.step + 1), t.time, emptyOutput(this.state.step, t.time), false);
-				ctx.speculative = true;
-				return ctx;
-			});
+			this.makeTalkAhead(t, ahead.started, (who) => ctxOf(who, t.time, this.state.step + 1));
 		}
+	}
+
+	/**
+	 * Conversations as a step begins them from `wishes` (with whom each agent would talk; only
+	 * the agents it holds take part): each agent in at most one, initiators in id order, none
+	 * with an agent chatting or asleep.
+	 */
+	private pairUp(wishes: ReadonlyMap<string, string | null>): [string, string][] {
+		const s = this.state;
+		const busy = new Set(s.agents.filter((a) => a.action.chatWith !== '' && this.time < a.action.end).map((a) => a.id));
+		const pairs: [string, string][] = [];
+		for (const a of s.agents) {
+			const other = wishes.get(a.id);
+			if (!other || !wishes.has(other) || busy.has(a.id) || busy.has(other)) continue;
+			const b = s.agents.find((x) => x.id === other);
+			if (!b || isSleeping(b)) continue;
+			pairs.push([a.id, other]);
+			busy.add(a.id).add(other);
+		}
+		return pairs;
+	}
+
+	/**
+	 * Contexts for work ahead on `model`: each on a copy of its agent as it is now (one copy per
+	 * agent), the stream itself, keyed by the step that will need its calls.
+	 */
+	private aheadContexts(model: ModelPort): (id: string, now: number, needed: number) => AgentContext {
+		const copies = new Map<string, AgentState>();
+		const step = this.state.step;
+		return (id, now, needed) => {
+			let c = copies.get(id);
+			if (!c) copies.set(id, (c = structuredClone(this.agent(id))));
+			const ctx = new AgentContext(c, this.stream(id), this, model, String(needed), now, emptyOutput(step, now), false);
+			ctx.speculative = true;
+			return ctx;
+		};
 	}
 
 	/**
@@ -736,18 +747,8 @@ export class Simulation {
 	async lookahead(model: ModelPort, opts: { horizonSteps: number; blockSteps?: number; started: Set<string> }): Promise<void> {
 		const s = this.state;
 		const jobs: Promise<unknown>[] = [];
-		const copies = new Map<string, AgentState>();
-		const copy = (id: string) => {
-			let c = copies.get(id);
-			if (!c) copies.set(id, (c = structuredClone(this.agent(id))));
-			return c;
-		};
 		// keyed by the step that will need the call: the gateway serves the soonest first
-		const ctxOf = (id: string, now: number, needed: number) => {
-			const ctx = new AgentContext(copy(id), this.stream(id), this, model, String(needed), now, emptyOutput(s.step, now), false);
-			ctx.speculative = true;
-			return ctx;
-		};
+		const ctxOf = this.aheadContexts(model);
 		const last = s.step + opts.horizonSteps;
 		// the streams as they are now: work ahead that waits for answers must not see what the
 		// steps made meanwhile (foreseen memories would be there twice)
@@ -819,8 +820,10 @@ export class Simulation {
 			if (!plan || talking.has(a.id) || s.ablate.planning || dayIndex(this.time) !== plan.day) continue;
 			const base = dayStart(this.time);
 			plan.blocks.forEach((b, bi) => {
-				const steps = b.subtasks ?? this.blockAhead(a, bi);
 				let start = base + b.start * MINUTE;
+				// only blocks under way or beginning within the horizon
+				if (start > until || start + b.minutes * MINUTE <= this.time) return;
+				const steps = b.subtasks ?? this.blockAhead(a, bi);
 				for (const t of steps ?? []) {
 					const at = start;
 					start += t.minutes * MINUTE;

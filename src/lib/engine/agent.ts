@@ -906,12 +906,14 @@ export async function decideReaction(ctx: AgentContext, r: ReactingState, recall
  * A conversation's lines: the relationship summaries and what each speaker has on its mind,
  * then turn after turn until one ends it or `conversation.maxTurns` is reached. The contexts
  * recall only what the speakers knew when it began (see TalkState), so the same conversation
- * asks the same prompts whenever it is made.
+ * asks the same prompts whenever it is made. No line is asked once `goOn` says no (work ahead
+ * whose premise has passed).
  */
 export async function talk(
 	ctxA: AgentContext,
 	ctxB: AgentContext,
-	{ address, doing }: Pick<TalkState, 'address' | 'doing'>
+	{ address, doing }: Pick<TalkState, 'address' | 'doing'>,
+	goOn: () => boolean = () => true
 ): Promise<{ lines: { speaker: string; text: string }[]; history: string[] }> {
 	const A = ctxA.agent;
 	const B = ctxB.agent;
@@ -935,11 +937,13 @@ export async function talk(
 		const last = lines.at(-1)?.text ?? `${other.name}`;
 		const relevant = await me.retrieve(last, 'conversation: what to say', retrievalK(me, 'dialogue'));
 		const memories = [...new Map([...onMind, ...relevant].map((m) => [m.id, m])).values()];
+		const summary = await identity(me);
+		if (!goOn()) break;
 		const answer = await me.ask<{ utterance: string; end: boolean }>(
 			'dialogue_turn',
 			{
 				name: me.name,
-				summary: await identity(me),
+				summary,
 				other: other.name,
 				relationship: rel,
 				place: address,

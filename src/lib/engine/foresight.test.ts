@@ -66,9 +66,15 @@ describe('the lookahead with the paper settings', () => {
 		const base = randomAnswerModel({ templates, seed: 11, jsonSchemaFor: outputJsonSchema });
 		const byPrompt = <T,>(r: ModelRequest) => base.complete<T>({ ...r, key: promptOf(r) });
 		const asked = new Set<string>();
+		// the first lines of conversations asked ahead: step, speaker > the other
+		const opened = new Set<string>();
 		const ahead: ModelPort = {
 			dimensions: base.dimensions,
-			complete: <T,>(r: ModelRequest) => (asked.add(promptOf(r)), byPrompt<T>(r)),
+			complete: <T,>(r: ModelRequest) => {
+				asked.add(promptOf(r));
+				if (r.template === 'dialogue_turn' && (r.vars.history as string[]).length === 0) opened.add(`${r.key.split('/')[0]}:${r.agent}>${r.vars.other}`);
+				return byPrompt<T>(r);
+			},
 			embed: (t) => base.embed(t)
 		};
 		const used = new Map<string, { calls: number; ahead: number }>();
@@ -100,6 +106,17 @@ describe('the lookahead with the paper settings', () => {
 		expect(share('dialogue_turn')).toBeGreaterThan(0.8);
 		// ratings of observations and of the actions agents begin, asked for the steps that make them
 		expect(share('importance')).toBeGreaterThan(0.3);
+		// two agents foreseen to talk to each other at one step: the conversation is asked the way
+		// round the step begins it (the one before in the state's order speaks first), not both ways
+		const order = new Map(sim.state.agents.map((a, i) => [a.name, i]));
+		const nameOf = new Map(sim.state.agents.map((a) => [a.id, a.name]));
+		const both = [...opened].filter((o) => {
+			const [at, pair] = o.split(':');
+			const [x, y] = pair.split('>');
+			return (order.get(y) as number) < (order.get(nameOf.get(x) as string) as number) && opened.has(`${at}:${[...nameOf].find(([, n]) => n === y)?.[0]}>${nameOf.get(x)}`);
+		});
+		expect(opened.size).toBeGreaterThan(0);
+		expect(both).toEqual([]);
 	}, 120_000);
 
 	it('asks the reactions that follow a conversation, from what the conversation made ahead leaves its speakers with', async () => {
@@ -325,5 +342,81 @@ describe('the lookahead with the paper settings', () => {
 		// 0.62 when no reaction after a conversation was foreseen and work ahead read the streams as
 		// the steps had left them since (memories it foresaw stored twice)
 		expect(used.ahead / used.calls).toBeGreaterThan(0.75);
+	}, 120_000);
+
+	it('asks no line of a foreseen conversation once the step that would begin it has run without it', async () => {
+		const { gateway } = await offlineAhead();
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		const idOf = new Map(sim.state.agents.map((a) => [a.name, a.id]));
+		const pairOf = (agents: readonly string[]) => [...agents].sort().join('+');
+		const under = () => new Set((sim.state.talks ?? []).map((t) => pairOf(t.agents)));
+		let foreseen = 0;
+		// lines of conversations not under way, asked after the step that would have begun them
+		const late: { pair: string; at: number; key: string }[] = [];
+		// every answer a moment later, those ahead later still: steps run while conversations are made ahead
+		const later = (model: ModelPort, ms: number): ModelPort => ({
+			dimensions: model.dimensions,
+			complete: async <T,>(r: ModelRequest) => {
+				await new Promise((done) => setTimeout(done, ms));
+				return model.complete<T>(r);
+			},
+			embed: (t) => model.embed(t)
+		});
+		const ahead: ModelPort = {
+			dimensions: gateway.dimensions,
+			complete: async <T,>(r: ModelRequest) => {
+				if (r.template === 'dialogue_turn') {
+					const other = idOf.get(String(r.vars.other)) ?? '';
+					const begins = Number(r.key.split('/')[0]);
+					const pair = pairOf([r.agent ?? '', other]);
+					if (!under().has(pair)) {
+						foreseen++;
+						if (begins < sim.state.step) late.push({ pair, at: sim.state.step, key: r.key });
+					}
+				}
+				return later(gateway, 4).complete<T>(r);
+			},
+			embed: (t) => gateway.embed(t)
+		};
+		const started = new Set<string>();
+		const talks: { pair: string; from: number; to: number }[] = [];
+		for (let i = 0; i < 300; i++) {
+			void sim.lookahead(ahead, { horizonSteps: 120, started }).catch(() => undefined);
+			const out = await sim.step([], later(gateway, 1));
+			for (const c of out.conversations) talks.push({ pair: pairOf(c.agents), from: c.step, to: c.endStep ?? Infinity });
+		}
+		expect(foreseen).toBeGreaterThan(0);
+		// a conversation's lines asked ahead at the step that commits it are the step's own
+		expect(late.filter((l) => !talks.some((t) => t.pair === l.pair && t.from <= l.at && l.at <= t.to))).toEqual([]);
+	}, 120_000);
+
+	it("asks the conversation a foreseen decision begins only once the agent's decisions before it have let it go on", async () => {
+		const { gateway } = await offlineAhead();
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		let most = 0;
+		for (let i = 0; i < 300; i++) {
+			if (i % 10 === 5) {
+				// every foreseen decision is to talk: which conversations does an agent begin ahead?
+				const begun = new Map<string, Set<string>>();
+				const talker: ModelPort = {
+					dimensions: gateway.dimensions,
+					complete: <T,>(r: ModelRequest) => {
+						if (r.template === 'react') return Promise.resolve({ value: { react: false, talk: true, reaction: '' } as T, failsafe: false });
+						const at = Number(r.key.split('/')[0]);
+						if (r.template === 'dialogue_turn' && (r.vars.history as string[]).length === 0 && at > sim.state.step) {
+							begun.set(r.agent ?? '', (begun.get(r.agent ?? '') ?? new Set()).add(String(at)));
+						}
+						return gateway.complete<T>(r);
+					},
+					embed: (t) => gateway.embed(t)
+				};
+				await sim.lookahead(talker, { horizonSteps: 120, started: new Set() });
+				most = Math.max(most, ...[...begun.values()].map((x) => x.size));
+			}
+			await sim.step([], gateway);
+		}
+		// a foreseen conversation at all, and never a second one after it (up to 3 before: one per
+		// reaction foreseen in a row)
+		expect(most).toBe(1);
 	}, 120_000);
 });

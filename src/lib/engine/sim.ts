@@ -180,6 +180,11 @@ export class Simulation {
 	private readonly blocksAhead = new Map<string, Map<string, BlockAhead>>();
 	/** per agent: the emoji and object state of planned steps about to begin, asked ahead (by activity and place) */
 	private readonly shownAhead = new Map<string, Map<string, Resolved>>();
+	/**
+	 * Per model work ahead is asked on: the foreseen decisions about another agent, by
+	 * `x>y@step`: whether x begins a conversation with y then (made ahead)
+	 */
+	private readonly talksForeseen = new WeakMap<ModelPort, Map<string, Promise<boolean>>>();
 
 	private constructor(
 		readonly world: WorldDef,
@@ -703,8 +708,11 @@ export class Simulation {
 		const [ctxA, ctxB, scopeA, scopeB] = this.talkContexts(t, ctxOf);
 		// its retrievals are kept in the scopes (as the commit will touch them), not in the streams
 		ctxA.foreseen = ctxB.foreseen = true;
-		const made = talk(ctxA, ctxB, t).then(async ({ history }) => {
+		// one made while its step runs goes on only if the step begins it
+		const goOn = () => this.state.step <= t.step || (this.state.talks ?? []).some((x) => x.id === t.id);
+		const made = talk(ctxA, ctxB, t, goOn).then(async ({ history }) => {
 			const [x, y] = t.agents;
+			if (!goOn()) return { touched: {}, remembered: {} };
 			const [mx, my] = await rememberTalk(ctxOf(x), ctxOf(y), history);
 			return { touched: { [x]: [...new Set(scopeA.touched)], [y]: [...new Set(scopeB.touched)] }, remembered: { [x]: mx, [y]: my } };
 		});
@@ -1018,6 +1026,8 @@ export class Simulation {
 					let stream: MemoryStream | null = null;
 					let since = s.step;
 					const decisions: Promise<void>[] = [];
+					// whether the decisions so far let the agent go on to the next
+					let before = Promise.resolve(true);
 					for (const { k, r } of reactions) {
 						const step = s.step + k;
 						const mine = (made.get(a.id) ?? []).filter((m) => m.step > since && m.step <= step);
@@ -1028,8 +1038,15 @@ export class Simulation {
 						r.recall = atOnce ? current.size : this.sizeAt(a, k);
 						let goOn: (next: MemoryStream | null) => void = () => undefined;
 						const recalled = new Promise<MemoryStream | null>((resolve) => (goOn = resolve));
-						const decided = this.reactAhead(model, deciding, current, r, talkAhead, () => goOn(current.copy()));
-						const settled = decided.finally(() => goOn(null));
+						let wentOn: (yes: boolean) => void = () => undefined;
+						const went = new Promise<boolean>((resolve) => (wentOn = resolve));
+						const prior = before;
+						const decided = this.reactAhead(model, deciding, current, r, talkAhead, { recalled: () => goOn(current.copy()), decided: wentOn, before: prior });
+						before = prior.then((yes) => yes && went);
+						const settled = decided.finally(() => {
+							goOn(null);
+							wentOn(false);
+						});
 						// handled now: the chain may end (failing) before it waits for them
 						settled.catch(() => undefined);
 						decisions.push(settled);
@@ -1166,6 +1183,9 @@ export class Simulation {
 	 * (which the decision's retrievals touch, as the step's would): the decision and, for a re-plan, the
 	 * new plan and the action that follows it, or the conversation it begins. `recalled` is told
 	 * when the decision's retrievals are done (the stream is then as the decision leaves it).
+	 * In a chain of foreseen decisions (`chain`), each tells whether the agent goes on, and the
+	 * conversation or re-plan a decision begins is asked only once the decisions `before` it
+	 * have all let the agent go on (else the agent never gets there: a conversation is many calls).
 	 */
 	private async reactAhead(
 		model: ModelPort,
@@ -1173,13 +1193,26 @@ export class Simulation {
 		stream: MemoryStream,
 		r: ReactingState,
 		talkAhead: (x: string, y: string, step: number, streamX: MemoryStream) => Promise<void>,
-		recalled?: () => void
+		chain?: { recalled: () => void; decided: (goesOn: boolean) => void; before: Promise<boolean> }
 	): Promise<void> {
 		const ctx = new AgentContext(deciding.agent, stream, this, model, deciding.keyPrefix, deciding.now, deciding.out, false);
 		ctx.speculative = true;
 		ctx.foreseen = true;
-		const decision = await decideReaction(ctx, r, recalled);
-		if (decision?.talk && r.agent) {
+		let foreseen = this.talksForeseen.get(model);
+		if (!foreseen) this.talksForeseen.set(model, (foreseen = new Map()));
+		for (const key of foreseen.keys()) if (Number(key.split('@')[1]) < this.state.step) foreseen.delete(key);
+		let begins: (yes: boolean) => void = () => undefined;
+		if (r.agent) foreseen.set(`${ctx.agent.id}>${r.agent}@${r.commitStep}`, new Promise((resolve) => (begins = resolve)));
+		const decision = await decideReaction(ctx, r, chain?.recalled).catch((e: unknown) => {
+			begins(false);
+			throw e;
+		});
+		const talks = decision?.talk === true && r.agent !== undefined;
+		chain?.decided(!talks && !decision?.reaction);
+		const goes = !(talks || decision?.reaction) || !chain || (await chain.before);
+		begins(goes && talks);
+		if (!goes) return;
+		if (talks && r.agent) {
 			await talkAhead(ctx.agent.id, r.agent, r.commitStep, ctx.stream);
 			return;
 		}
@@ -1205,6 +1238,10 @@ export class Simulation {
 		const k = step - s.step;
 		const here = courses.get(x)?.at(k);
 		if (!here || k > REACT_AHEAD_STEPS + this.reactionSteps(this.agent(x))) return;
+		// the step pairs them the other way when y, before x in the state's order, wants it too:
+		// y's foresight makes that conversation
+		const order = (id: string) => s.agents.findIndex((a) => a.id === id);
+		if (order(y) < order(x) && (await this.talksForeseen.get(model)?.get(`${y}>${x}@${step}`))) return;
 		const time = timeAtStep(this.world.start, this.world.secondsPerStep, step);
 		const commitStep = step + this.talkSteps();
 		const streamY = await streamAt(y, step);
@@ -1230,8 +1267,11 @@ export class Simulation {
 			return ctx;
 		};
 		const [ctxA, ctxB] = this.talkContexts(t, ctxOf);
-		const { history } = await talk(ctxA, ctxB, t);
-		await rememberTalk(ctxOf(x), ctxOf(y), history);
+		// made while the step that would begin it has not run: after it, the conversation is
+		// under way (made by the step, from where this one got to) or it never began
+		const before = () => this.state.step <= step;
+		const { history } = await talk(ctxA, ctxB, t, before);
+		if (before()) await rememberTalk(ctxOf(x), ctxOf(y), history);
 	}
 
 	/** Steps a conversation takes: one game minute a turn (its most turns). */

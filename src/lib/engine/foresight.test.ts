@@ -419,4 +419,25 @@ describe('the lookahead with the paper settings', () => {
 		// reaction foreseen in a row)
 		expect(most).toBe(1);
 	}, 120_000);
+
+	it('decides reactions ahead only for steps within the steps it is given to decide ahead', async () => {
+		const { gateway } = await offlineAhead();
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		// how far ahead of the step about to run each foreseen decision is asked for
+		const farthest = { near: 0, far: 0 };
+		for (let i = 0; i < 200; i++) {
+			if (i % 10 === 5) {
+				for (const [name, decideSteps] of [['near', 12], ['far', undefined]] as const) {
+					const port = watched(gateway, (r) => {
+						if (r.template === 'react') farthest[name] = Math.max(farthest[name], Number(r.key.split('/')[0]) - sim.state.step);
+					});
+					await sim.lookahead(port, { horizonSteps: 120, decideSteps, started: new Set() });
+				}
+			}
+			await sim.step([], gateway);
+		}
+		expect(farthest.near).toBeGreaterThan(0);
+		expect(farthest.near).toBeLessThanOrEqual(12);
+		expect(farthest.far).toBeGreaterThan(12);
+	}, 120_000);
 });

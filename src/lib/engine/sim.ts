@@ -751,8 +751,9 @@ export class Simulation {
 	 * ratings due and the reactions foreseen within `horizonSteps`. Nothing in
 	 * the state changes; `model` is expected to answer from calls made ahead (the gateway's
 	 * `prefetch`). `started` holds the ids of work already begun (kept by the caller between steps).
+	 * Reactions are decided ahead only for steps within `decideSteps` (default REACT_AHEAD_STEPS).
 	 */
-	async lookahead(model: ModelPort, opts: { horizonSteps: number; blockSteps?: number; started: Set<string> }): Promise<void> {
+	async lookahead(model: ModelPort, opts: { horizonSteps: number; blockSteps?: number; decideSteps?: number; started: Set<string> }): Promise<void> {
 		const s = this.state;
 		const jobs: Promise<unknown>[] = [];
 		// keyed by the step that will need the call: the gateway serves the soonest first
@@ -900,7 +901,7 @@ export class Simulation {
 		courses: Map<string, Course>,
 		talksMade: ReadonlySet<string>,
 		baseOf: (id: string) => MemoryStream,
-		opts: { horizonSteps: number; started: Set<string> }
+		opts: { horizonSteps: number; decideSteps?: number; started: Set<string> }
 	): Promise<unknown>[] {
 		const s = this.state;
 		if (s.ablate.observation) return [];
@@ -970,7 +971,7 @@ export class Simulation {
 				if (!r) continue;
 				// decided by the step about to run, which asks for it now; what follows is unforeseen
 				if (k === 0) break;
-				if (commitStep > s.step + opts.horizonSteps) break;
+				if (commitStep > s.step + opts.horizonSteps || k > (opts.decideSteps ?? REACT_AHEAD_STEPS)) break;
 				reactions.push({ k, r });
 				// foreseen on as if the agent goes on (the likeliest decision); a reaction that
 				// decides otherwise ends the chain of decisions asked ahead (see below)

@@ -269,6 +269,8 @@ export class LiveRun {
 	private torn = false;
 	/** work begun ahead of need (see `lookAhead`) */
 	private readonly aheadStarted = new Set<string>();
+	/** wall milliseconds a step takes, averaged over the latest steps (0: none measured yet), and when the last one ended */
+	private readonly pace = { stepMs: 0, ended: 0 };
 
 	private constructor(
 		private readonly writer: RunWriter,
@@ -547,6 +549,12 @@ export class LiveRun {
 			const ahead = this.step + 1 < this.meta.target && !this.model.instant;
 			if (ahead) this.lookAhead();
 			const out = await this.sim.step(inputs, this.model, ahead ? { model: this.model.ahead, started: this.aheadStarted } : undefined);
+			const ended = performance.now();
+			if (this.pace.ended > 0) {
+				const ms = ended - this.pace.ended;
+				this.pace.stepMs = this.pace.stepMs > 0 ? 0.9 * this.pace.stepMs + 0.1 * ms : ms;
+			}
+			this.pace.ended = ended;
 			const calls = this.model.drainCalls();
 			this.writer.commit(out, inputs, calls, this.sim.view());
 			for (const c of calls) this.usage.add({ ...c, s: out.step });
@@ -585,7 +593,10 @@ export class LiveRun {
 		const left = this.meta.target - 1 - this.step;
 		const horizonSteps = Math.min(LOOKAHEAD_STEPS, left);
 		const blockSteps = Math.min(BLOCK_LOOKAHEAD_STEPS, left);
-		this.sim.lookahead(this.model.ahead, { horizonSteps, blockSteps, started: this.aheadStarted }).catch(() => {
+		// reactions are decided ahead as many steps as the run goes in DECIDE_LEAD_MS: what it takes
+		// to ask them in time; further ahead a guess is likelier wrong, and its calls wasted
+		const decideSteps = this.pace.stepMs > 0 ? Math.max(MIN_DECIDE_STEPS, Math.round(DECIDE_LEAD_MS / this.pace.stepMs)) : undefined;
+		this.sim.lookahead(this.model.ahead, { horizonSteps, blockSteps, decideSteps, started: this.aheadStarted }).catch(() => {
 			// work ahead that fails is done again by the step that needs it
 		});
 	}
@@ -594,6 +605,8 @@ export class LiveRun {
 	async runToTarget(onProgress?: RunOptions['onProgress'], signal?: AbortSignal): Promise<void> {
 		const total = this.meta.target - this.step;
 		const done = () => total - (this.meta.target - this.step);
+		// the pace is of steps run one after another: not the time since the last run's
+		this.pace.ended = 0;
 		// while a step waits for the model: calls in flight and what the step waits for
 		const tick = onProgress ? setInterval(() => onProgress(done(), total, this.usage.total, this.model.activity()), 250) : null;
 		tick?.unref();
@@ -693,6 +706,9 @@ export class LiveRun {
 
 /** How far ahead (in steps) conversations, ratings and reactions are foreseen. */
 export const LOOKAHEAD_STEPS = 120;
+/** Wall time ahead of need a reaction is decided in (see `lookAhead`), and the fewest steps ahead it is. */
+const DECIDE_LEAD_MS = 6000;
+const MIN_DECIDE_STEPS = 12;
 /**
  * How far ahead (in steps) the next hour blocks are decomposed before they begin: 40 game
  * minutes, as when a whole town begins new blocks on the hour the decompositions take longer

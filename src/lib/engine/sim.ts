@@ -1182,11 +1182,11 @@ export class Simulation {
 	/**
 	 * What the step deciding reaction `r` asks, on a copy of the agent and a stream of its own
 	 * (which the decision's retrievals touch, as the step's would): the decision and, for a re-plan, the
-	 * new plan and the action that follows it, or the conversation it begins. `recalled` is told
-	 * when the decision's retrievals are done (the stream is then as the decision leaves it).
-	 * In a chain of foreseen decisions (`chain`), each tells whether the agent goes on, and the
-	 * conversation or re-plan a decision begins is asked only once the decisions `before` it
-	 * have all let the agent go on (else the agent never gets there: a conversation is many calls).
+	 * new plan and the action that follows it, or the conversation it begins. In a chain of
+	 * foreseen decisions (`chain`), each is `recalled` when its retrievals are done (the stream is
+	 * then as the decision leaves it) and tells whether the agent goes on once `decided`; the
+	 * conversation or re-plan a decision begins is asked only once the decisions `before` it have
+	 * all let the agent go on (else the agent never gets there: a conversation is many calls).
 	 */
 	private async reactAhead(
 		model: ModelPort,

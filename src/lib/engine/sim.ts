@@ -770,6 +770,9 @@ export class Simulation {
 		};
 		const talks = s.talks ?? [];
 		for (const id of this.talksAhead.keys()) if (!talks.some((t) => t.id === id)) this.talksAhead.delete(id);
+		// foreseen decisions for steps run by now
+		const foreseen = this.talksForeseen.get(model);
+		for (const key of foreseen?.keys() ?? []) if (Number(key.split('@')[1]) < s.step) foreseen?.delete(key);
 		// conversations made ahead by an earlier call: their speakers' reactions after them are foreseen
 		const talksMade = new Set(this.talksAhead.keys());
 		for (const t of talks) {
@@ -1201,7 +1204,6 @@ export class Simulation {
 		ctx.foreseen = true;
 		let foreseen = this.talksForeseen.get(model);
 		if (!foreseen) this.talksForeseen.set(model, (foreseen = new Map()));
-		for (const key of foreseen.keys()) if (Number(key.split('@')[1]) < this.state.step) foreseen.delete(key);
 		let begins: (yes: boolean) => void = () => undefined;
 		if (r.agent) foreseen.set(`${ctx.agent.id}>${r.agent}@${r.commitStep}`, new Promise((resolve) => (begins = resolve)));
 		const decision = await decideReaction(ctx, r, chain?.recalled).catch((e: unknown) => {

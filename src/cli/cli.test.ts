@@ -1,8 +1,10 @@
 // The command line as a person uses it: a real process, its exit code and output.
 
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cliHarness, root } from './testing';
 
@@ -50,6 +52,30 @@ describe('simulacra CLI', () => {
 		expect(bad.code).toBe(1);
 		expect(bad.err).toMatch(/unknown profile "quick": choose "paper" or "fast"/);
 		expect(bad.err).not.toMatch(/\n\s+at /);
+	});
+
+	it('a run with the offline stand-in loads no package it does not use: not the openai SDK, not a second copy of apache-arrow', () => {
+		// every package module the process imports, as Node's module hooks see it
+		const dir = mkdtempSync(path.join(tmpdir(), 'cli-loads-'));
+		try {
+			const log = path.join(dir, 'loaded.txt');
+			const hooks = path.join(dir, 'hooks.mjs');
+			writeFileSync(
+				hooks,
+				`import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); if (r.url.includes('/node_modules/')) appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`
+			);
+			const register = path.join(dir, 'register.mjs');
+			writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+			const r = spawnSync(process.execPath, ['--import', register, ...args('run', '--world', 'the-ville-3', '--steps', '1')], { cwd: root, env, encoding: 'utf8' });
+			expect(r.status, r.stderr).toBe(0);
+			const loaded = readFileSync(log, 'utf8');
+			expect(loaded).toMatch(/\/node_modules\/@lancedb\/lancedb\//);
+			expect(loaded).not.toMatch(/\/node_modules\/openai\//);
+			// LanceDB's own (CommonJS) copy is the one the memory store uses
+			expect(loaded).not.toMatch(/\/node_modules\/apache-arrow\/.*\.mjs/);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 
 	it('prints the environment tree and refuses unknown commands without a stack trace', () => {

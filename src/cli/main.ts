@@ -7,39 +7,20 @@ import path from 'node:path';
 import { formatIso } from '../lib/engine/clock';
 import { inputAgent, inputFromOptions, inputFromPair, mapInputAgents, PAIR_INPUTS, type Checked, type SimInput } from '../lib/engine/inputs';
 import type { Ablation } from '../lib/engine/state';
-import { computeDiff } from '../lib/server/diff/diff';
-import { formatDiff } from '../lib/server/diff/format';
 import { OFFLINE_LABEL } from '../lib/server/model/providers/offline';
 import { formatIssue, PromptStore, PromptStoreError } from '../lib/server/prompts/store';
-import { createModel, type ModelChoice } from '../lib/server/run/models';
+import type { ModelChoice } from '../lib/server/run/models';
 import { listRuns, loadState, openRun, resumeRun, runWorld, startRun, stateHash, type RunOptions, type RunSummary } from '../lib/server/run/runner';
 import { checkBudget, formatBudget, formatUsage, formatUsd } from '../lib/server/run/cost';
-import { estimateRun } from '../lib/server/run/estimate';
-import { checkRun, removeRun, type RunCheck } from '../lib/server/store/upkeep';
+import type { RunCheck } from '../lib/server/store/upkeep';
 import type { Budget, RunEstimate, UsageRow } from '../lib/api/types';
-import { findAgent, listRetrievals, retrievalTable } from '../lib/server/run/traces';
-import { formatRetrievalTable } from './retrieval-text';
-import { controlCommands, defaultForkSteps, inputForkText, type InputFork } from './fork-text';
-import { parseGrid, weightsLabel } from '../lib/server/rescore/grid';
-import { rescoreRun } from '../lib/server/rescore/run';
-import { checkWorld, formatWorldTree, worldTreeJson } from '../lib/server/world/check';
-import { importMap } from '../lib/server/world/import';
-import { loadWorld } from '../lib/server/world/load';
-import { WorldError, formatProblem } from '../lib/world/problems';
+import type { InputFork } from './fork-text';
 import type { PromptVersionInfo } from '../lib/api/prompts';
-import { parseRankings } from '../lib/eval/rankings';
-import { analyseRankings, formatEvaluationStats } from '../lib/eval/stats';
-import { parseJson } from '../lib/world/json';
-import { evaluateRun } from '../lib/server/eval/metrics';
-import { interviewSetFile, runInterviews } from '../lib/server/eval/interviews';
-import { formatEvalReport, formatHumanAnswers, formatInterviewSet } from '../lib/server/eval/format';
-import { parseHumanAnswersFile } from '../lib/server/eval/evaluation-file';
-import { humanAnswersFile, saveHumanAnswers } from '../lib/server/eval/human';
 import type { GatewayActivity } from '../lib/server/model/gateway';
-import { runsImport, worldImportReference } from './reference';
-import { stepChanges } from '../lib/server/read/changes';
-import { changesText, exportCommand, searchCommand } from './find';
 import { commandHelp, helpText, parseCommand, UsageError } from './commands';
+
+// Only what `run` and `resume` need is imported here; every other command loads its own modules
+// (`await import(...)` in its case below), so that starting a run does not wait for them.
 
 const HELP = helpText(`Every command takes --json, and --help for its own options. The default model is the ${OFFLINE_LABEL}.`);
 
@@ -274,6 +255,7 @@ async function main(argv: string[]): Promise<number> {
 			const realModel = (model ?? (from ? openRun(from.run).meta.model.provider : 'offline')) !== 'offline';
 			if (values.estimate || realModel) {
 				if (steps < 1) throw new UsageError('an estimate needs --steps of at least 1');
+				const { estimateRun } = await import('../lib/server/run/estimate');
 				const estimate = await estimateRun({ world: values.world, steps, seed: int(values.seed, 'seed'), model, from, profile: values.profile, set: values.set, ablate, promptsDir });
 				if (values.estimate) {
 					print(out, estimate, () => estimateText(estimate));
@@ -318,7 +300,8 @@ async function main(argv: string[]): Promise<number> {
 			const nameOf = (agent: string) => sim.state.agents.find((a) => a.id === agent)?.name ?? agent;
 			// what the step that led here did (reactions, plans, reflections, conversations, inputs)
 			const events = reader.steps().find((l) => l.step === step - 1)?.events ?? [];
-			const diff = values.changes ? await stepChanges(id, step) : null;
+			const diff = values.changes ? await (await import('../lib/server/read/changes')).stepChanges(id, step) : null;
+			const changesText = diff ? (await import('./find')).changesText : null;
 			const result = {
 				run: id,
 				step,
@@ -343,7 +326,7 @@ async function main(argv: string[]): Promise<number> {
 									? `  input: ${e.input}${e.agent ? ` for ${nameOf(e.agent)}` : ''}`
 									: `  ${e.kind}: ${nameOf(e.agent)}${e.kind === 'failsafe' ? ` (${e.template})` : ''}`
 					),
-					...(diff ? changesText(diff) : [])
+					...(diff && changesText ? changesText(diff) : [])
 				].join('\n')
 			);
 			return 0;
@@ -352,6 +335,7 @@ async function main(argv: string[]): Promise<number> {
 			const [sub, target] = rest;
 			if (sub === 'check') {
 				if (!target) throw new UsageError('world check needs a world name or path');
+				const { checkWorld } = await import('../lib/server/world/check');
 				const result = await checkWorld(target);
 				print(out, result, () => {
 					const lines = [`${result.ok ? 'ok' : 'errors in'} ${result.world}`];
@@ -365,6 +349,8 @@ async function main(argv: string[]): Promise<number> {
 			}
 			if (sub === 'tree') {
 				if (!target) throw new UsageError('world tree needs a world name or path');
+				const { loadWorld } = await import('../lib/server/world/load');
+				const { formatWorldTree, worldTreeJson } = await import('../lib/server/world/check');
 				const { def } = await loadWorld(target);
 				print(out, worldTreeJson(def), () => formatWorldTree(def));
 				return 0;
@@ -372,7 +358,12 @@ async function main(argv: string[]): Promise<number> {
 			if (sub === 'import') {
 				if (!target) throw new UsageError('world import needs the path of a Tiled map (.tmx, .tmj or .json)');
 				const name = need(values.name, 'world import needs --name NAME (the new world\'s folder name)');
-				if (values.storage !== undefined) return worldImportReference(target, { storage: need(values.storage, 'world import --storage needs a simulation of the checkout\'s storage/ folder'), name }, out);
+				if (values.storage !== undefined) {
+					const { worldImportReference } = await import('./reference');
+					return worldImportReference(target, { storage: need(values.storage, 'world import --storage needs a simulation of the checkout\'s storage/ folder'), name }, out);
+				}
+				const { importMap } = await import('../lib/server/world/import');
+				const { WorldError, formatProblem } = await import('../lib/world/problems');
 				try {
 					const report = await importMap(target, { name, ...(values.root !== undefined && { root: values.root }) });
 					print(out, report, () =>
@@ -400,6 +391,7 @@ async function main(argv: string[]): Promise<number> {
 			const [sub, id] = rest;
 			if (sub === 'rm' || sub === 'check') {
 				if (!id) throw new UsageError(`runs ${sub} needs a run id`);
+				const { checkRun, removeRun } = await import('../lib/server/store/upkeep');
 				if (sub === 'rm') {
 					const removed = removeRun(id);
 					print(out, removed, () => `removed run ${removed.run} (${(removed.bytes / 1e6).toFixed(1)} MB)`);
@@ -409,12 +401,14 @@ async function main(argv: string[]): Promise<number> {
 				print(out, check, () => formatRunCheck(check));
 				return check.problems.length === 0 ? 0 : 1;
 			}
-			if (sub === 'import')
+			if (sub === 'import') {
+				const { runsImport } = await import('./reference');
 				return runsImport(
 					need(id, 'runs import needs the folder of a recorded simulation'),
 					{ world: need(values.world, 'runs import needs --world W (a world imported from the same simulation)'), model: values.model, snapshotEvery: int(values['snapshot-every'], 'snapshot-every', 1) },
 					out
 				);
+			}
 			if (sub !== undefined) throw new UsageError(`unknown runs command "${sub}" (check, rm or import)`);
 			const runs = listRuns();
 			print(out, runs, () =>
@@ -427,12 +421,15 @@ async function main(argv: string[]): Promise<number> {
 		case 'diff': {
 			const [a, b] = rest;
 			if (!a || !b) throw new UsageError('diff needs two run ids: diff RUN_A RUN_B');
+			const { computeDiff } = await import('../lib/server/diff/diff');
+			const { formatDiff } = await import('../lib/server/diff/format');
 			const diff = await computeDiff(a, b);
 			print(out, diff, () => formatDiff(diff));
 			return 0;
 		}
 		case 'retrievals': {
 			const id = need(rest[0], 'retrievals needs a run id');
+			const { listRetrievals } = await import('../lib/server/run/traces');
 			const list = listRetrievals(id, { agent: need(values.agent, 'retrievals needs --agent NAME'), step: int(values.step, 'step') });
 			print(out, list, () => list.map((t) => `${t.id}  step ${t.step}  ${t.purpose}: "${t.query}" (${t.selected.length} of ${t.candidates})`).join('\n') || 'no retrievals');
 			return 0;
@@ -448,6 +445,8 @@ async function main(argv: string[]): Promise<number> {
 				if (w.length !== 3 || w.some((x) => !Number.isFinite(x) || x < 0)) throw new UsageError('--weights takes three numbers: recency,importance,relevance');
 				weights = { recency: w[0], importance: w[1], relevance: w[2] };
 			}
+			const { retrievalTable } = await import('../lib/server/run/traces');
+			const { formatRetrievalTable } = await import('./retrieval-text');
 			const table = await retrievalTable(id, trace, { weights });
 			print(out, table, () => formatRetrievalTable(table));
 			return 0;
@@ -457,6 +456,8 @@ async function main(argv: string[]): Promise<number> {
 			// --weights may be given many times: one weighting each
 			const weightings = values.weights ?? [];
 			if (weightings.length === 0) throw new UsageError('rescore needs --weights R,I,V (recency,importance,relevance; "run" for the run\'s own), once per weighting');
+			const { parseGrid, weightsLabel } = await import('../lib/server/rescore/grid');
+			const { rescoreRun } = await import('../lib/server/rescore/run');
 			let grid;
 			try {
 				grid = parseGrid(weightings, values.decay ?? []);
@@ -496,6 +497,7 @@ async function main(argv: string[]): Promise<number> {
 			const step = int(values.step, 'step') ?? openRun(id).committed();
 			if (values.remember) {
 				// the agent keeps the exchange: a fork whose first step carries the interview
+				const { findAgent } = await import('../lib/server/run/traces');
 				const summary = await startRun({
 					from: { run: id, step },
 					steps: int(values.steps, 'steps', 1) ?? 1,
@@ -504,6 +506,7 @@ async function main(argv: string[]): Promise<number> {
 				print(out, summary, () => summaryText(summary));
 				return 0;
 			}
+			const { createModel } = await import('../lib/server/run/models');
 			const model = await createModel(openRun(id).meta.model.provider as ModelChoice);
 			try {
 				const { sim } = await loadState(id, step, { model });
@@ -528,6 +531,8 @@ async function main(argv: string[]): Promise<number> {
 		case 'whisper':
 		case 'set-object': {
 			const id = need(rest[0], `${command} needs a run id`);
+			const { findAgent } = await import('../lib/server/run/traces');
+			const { controlCommands, defaultForkSteps, inputForkText } = await import('./fork-text');
 			const parent = openRun(id);
 			const committed = parent.committed();
 			const step = int(values.step, 'step') ?? committed;
@@ -551,6 +556,9 @@ async function main(argv: string[]): Promise<number> {
 		case 'stats': {
 			const file = need(values.input, 'stats needs --input FILE (rankings as .json or .csv)');
 			if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`stats: no file at ${file}`);
+			const { parseRankings } = await import('../lib/eval/rankings');
+			const { analyseRankings, formatEvaluationStats } = await import('../lib/eval/stats');
+			const { parseJson } = await import('../lib/world/json');
 			const { rankings } = parseRankings(readFileSync(file, 'utf8'), { file, readJson: parseJson });
 			const stats = analyseRankings(rankings);
 			print(out, stats, () => formatEvaluationStats(stats, file));
@@ -558,6 +566,8 @@ async function main(argv: string[]): Promise<number> {
 		}
 		case 'eval': {
 			const id = need(rest[0], 'eval needs a run id');
+			const { evaluateRun } = await import('../lib/server/eval/metrics');
+			const { formatEvalReport } = await import('../lib/server/eval/format');
 			const report = await evaluateRun(id, { step: int(values.step, 'step'), refresh: values.refresh === true });
 			print(out, report, () => formatEvalReport(report));
 			return 0;
@@ -568,6 +578,10 @@ async function main(argv: string[]): Promise<number> {
 				const file = need(values.human, 'interviews --human needs a FILE of answers (.json)');
 				if (values.agents !== undefined || values.conditions !== undefined) throw new UsageError('--human imports answers; it does not run the interviews, so it takes no --agents or --conditions');
 				if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`interviews --human: no file at ${file}`);
+				const { parseHumanAnswersFile } = await import('../lib/server/eval/evaluation-file');
+				const { WorldError } = await import('../lib/world/problems');
+				const { humanAnswersFile, saveHumanAnswers } = await import('../lib/server/eval/human');
+				const { formatHumanAnswers } = await import('../lib/server/eval/format');
 				let parsed;
 				try {
 					parsed = parseHumanAnswersFile(file, readFileSync(file, 'utf8'));
@@ -584,6 +598,8 @@ async function main(argv: string[]): Promise<number> {
 				print(out, saved, () => formatHumanAnswers(saved, humanAnswersFile(openRun(id).dir, saved.step), answers.length));
 				return 0;
 			}
+			const { interviewSetFile, runInterviews } = await import('../lib/server/eval/interviews');
+			const { formatInterviewSet } = await import('../lib/server/eval/format');
 			const list = (v: string | undefined) => v?.split(',').map((x) => x.trim()).filter(Boolean);
 			const set = await runInterviews(id, { step: int(values.step, 'step'), agents: list(values.agents), conditions: list(values.conditions) });
 			print(out, set, () => formatInterviewSet(set, interviewSetFile(openRun(id).dir, set.step)));
@@ -592,6 +608,7 @@ async function main(argv: string[]): Promise<number> {
 		case 'search': {
 			const [id, query] = rest;
 			if (!id || query === undefined) throw new UsageError('search needs a run id and a query: search RUN "QUERY"');
+			const { searchCommand } = await import('./find');
 			const found = await searchCommand(id, query, { agent: values.agent, kind: values.kind, limit: int(values.limit, 'limit', 1) });
 			print(out, found.value, found.text);
 			return 0;
@@ -599,6 +616,7 @@ async function main(argv: string[]): Promise<number> {
 		case 'export': {
 			const id = rest[0];
 			if (!id) throw new UsageError('export needs a run id');
+			const { exportCommand } = await import('./find');
 			const done = await exportCommand(id, { otlp: values.otlp, endpoint: values['otlp-endpoint'], now: values.now === true });
 			print(out, done.value, done.text);
 			return 0;

@@ -16,24 +16,12 @@
 // by a scan until `compact` merges them into it. `nearest` and `searchText` search every agent.
 
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as LanceModule from '@lancedb/lancedb';
 import type { Connection, Table } from '@lancedb/lancedb';
-import {
-	Field,
-	FixedSizeList,
-	Float32,
-	Float64,
-	Int32,
-	RecordBatch,
-	Schema,
-	Struct,
-	Table as ArrowTable,
-	Utf8,
-	makeData,
-	DataType,
-	type Data
-} from 'apache-arrow';
+import type * as Arrow from 'apache-arrow';
+import type { Data, DataType, Field, FixedSizeList, Float32, Schema, Table as ArrowTable, Utf8 } from 'apache-arrow';
 import { MEMORY_SOURCES, sourceOf, type MemoryKind, type MemoryRecord, type MemorySource } from '../../engine/memory';
 
 export const MEMORY_TABLE = 'memories';
@@ -122,21 +110,35 @@ export interface StoreStats {
 }
 
 let lance: Promise<typeof LanceModule> | undefined;
+/** apache-arrow, the copy LanceDB loads */
+let arrow: typeof Arrow | undefined;
 
-/** The native module, loaded on first use (so importing this file costs nothing). */
+/**
+ * The native module and apache-arrow, loaded on first use (so importing this file costs
+ * nothing; a new run loads them while the seed memories' ratings are asked).
+ */
 export function loadLance(): Promise<typeof LanceModule> {
 	// Lance's Rust logger reads LANCEDB_LOG once, when the native module loads. Its warnings
 	// (deprecations, dataset notices) are noise in the studio's output; LANCEDB_LOG=warn (or
 	// info, debug) brings them back.
 	process.env.LANCEDB_LOG ??= 'error';
-	lance ??= import('@lancedb/lancedb').then(
+	lance ??= import('@lancedb/lancedb').then((m) => {
+		// LanceDB (CommonJS) requires apache-arrow: the same copy, not a second one as ES modules
+		arrow = createRequire(import.meta.url)('apache-arrow') as typeof Arrow;
 		// a CommonJS module: Node exposes its exports by name, or only as `default` if it cannot tell
-		(m) => ('connect' in m ? m : (m as unknown as { default: typeof LanceModule }).default)
-	);
+		return 'connect' in m ? m : (m as unknown as { default: typeof LanceModule }).default;
+	});
 	return lance;
 }
 
-export function memorySchema(dimensions: number): Schema {
+/** apache-arrow, once `loadLance` has loaded it (a table is opened before its records are converted). */
+export function lanceArrow(): typeof Arrow {
+	if (!arrow) throw new Error('memory store: Arrow is used before LanceDB is loaded');
+	return arrow;
+}
+
+function memorySchema(dimensions: number): Schema {
+	const { Schema, Field, Utf8, Int32, Float64, FixedSizeList, Float32 } = lanceArrow();
 	return new Schema([
 		new Field('id', new Utf8(), false),
 		new Field('agent', new Utf8(), false),
@@ -472,10 +474,9 @@ function checkSchema(schema: Schema, dir: string, dimensions: number): boolean {
 	const missing = COLUMNS.filter((c) => !names.has(c));
 	if (missing.length) throw new Error(`memory store ${dir}: table "${MEMORY_TABLE}" lacks the column(s) ${missing.join(', ')}`);
 	const vector = schema.fields.find((f) => f.name === 'vector') as Field;
-	// By type id, not instanceof: LanceDB (CommonJS) and this module (ESM) may each load their
-	// own copy of apache-arrow, whose classes then differ.
+	// By type id, not instanceof: a table written by another copy of apache-arrow checks the same.
 	const type: DataType = vector.type;
-	const size = DataType.isFixedSizeList(type) ? type.listSize : undefined;
+	const size = lanceArrow().DataType.isFixedSizeList(type) ? type.listSize : undefined;
 	if (size !== dimensions) {
 		throw new Error(`memory store ${dir}: stored embeddings have ${size ?? 'no fixed number of'} dimensions, the run has ${dimensions}`);
 	}
@@ -534,6 +535,7 @@ export function byAgentAndIndex(a: { agent: string; index: number }, b: { agent:
 // of embeddings to a few copies of one Float32Array.
 
 function toArrow(records: readonly MemoryRecord[], dimensions: number): ArrowTable {
+	const { makeData, Int32, Float64, Float32, Struct, RecordBatch, Table: ArrowTable } = lanceArrow();
 	const schema = memorySchema(dimensions);
 	const n = records.length;
 	const index = new Int32Array(n);
@@ -601,6 +603,7 @@ function utf8Column(values: readonly (string | null)[]): Data<Utf8> {
 		nullBitmap = new Uint8Array((n + 7) >> 3);
 		for (let i = 0; i < n; i++) if (values[i] !== null) nullBitmap[i >> 3] |= 1 << (i & 7);
 	}
+	const { makeData, Utf8 } = lanceArrow();
 	return makeData({
 		type: new Utf8(),
 		length: n,

@@ -20,7 +20,7 @@ import { asDiskFull, DiskFullError, isDiskFull } from '../fs/disk-full';
 import { copyConfined } from '../store/copy';
 import { importedSnapshotAt, recordsByAgent, type ImportedJournal } from '../store/imported-states';
 import { liveStatus, openRun as openStoredRun, runLineage, runsDir as storeRunsDir, spanOfState, storedRuns, type ShownStatus, type WriterKind } from '../store/store';
-import { MemoryStore, maxIndexFromSizes } from '../memory/lance-store';
+import { loadLance, MemoryStore, maxIndexFromSizes } from '../memory/lance-store';
 import type { Budget, ModelChange, PauseInfo, Price, UsageRow } from '../../api/types';
 import { budgetReached, emptyRow, sumRows, type UsageCounter } from './cost';
 import { checkModelChange } from './identity';
@@ -383,7 +383,10 @@ export class LiveRun {
 			worldDir = loaded.dir;
 			const ablate: Ablation = { ...NO_ABLATION };
 			for (const a of opts.ablate ?? []) ablate[a] = true;
-			const created = await Simulation.create(world, { seed: opts.seed ?? 1, ablate }, model);
+			const creating = Simulation.create(world, { seed: opts.seed ?? 1, ablate }, model);
+			// LanceDB loads while the seed memories' ratings are asked (the store opens after them)
+			setImmediate(() => loadLance().catch(() => undefined));
+			const created = await creating;
 			sim = created.sim;
 			initMemories = created.output.memories;
 		}

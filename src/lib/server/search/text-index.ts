@@ -12,8 +12,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Connection, Table } from '@lancedb/lancedb';
-import { Field, Int32, Schema, Utf8 } from 'apache-arrow';
-import { loadLance } from '../memory/lance-store';
+import type { Schema } from 'apache-arrow';
+import { lanceArrow, loadLance } from '../memory/lance-store';
 import type { RunReader } from '../journal/journal';
 import { commitHasConversations, parseCommitLine } from '../journal/commit-line';
 import { readLogLines } from '../journal/log';
@@ -84,6 +84,7 @@ export interface TextIndexStats {
 }
 
 function schema(): Schema {
+	const { Schema, Field, Utf8, Int32 } = lanceArrow();
 	return new Schema([
 		new Field('id', new Utf8(), false),
 		new Field('kind', new Utf8(), false),

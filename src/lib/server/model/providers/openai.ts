@@ -15,7 +15,7 @@
 // (`json_object`), or nothing (`off`).
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { Semaphore } from '../semaphore';
 import { ProviderError, type ChatRequest, type ChatResult, type ModelProvider, type ModelRoute, type ProviderFault } from './types';
 import { mulberry32 } from '../../../engine/rng';
@@ -150,6 +150,9 @@ class ExchangeFault extends Error {
 // The exchange of the attempt in progress, for the guarded fetch the SDK calls: requests in
 // flight at once share one client, and each finds its own exchange here.
 const exchanges = new AsyncLocalStorage<Exchange>();
+
+/** the `openai` SDK, loaded by the first request (see `OpenAIProvider.#sdkClient`) */
+let sdk: typeof OpenAI | undefined;
 
 function newExchange(maxBytes: number, expected: string, limitSetting?: string): Exchange {
 	return { maxBytes, expected, limitSetting, bytes: 0, head: [], headBytes: 0 };
@@ -360,8 +363,9 @@ export class OpenAIProvider implements ModelProvider {
 	/** host (and port) of the endpoint */
 	readonly endpoint: string;
 	// Truly private (#): the key and the client holding it stay out of logs, inspection and JSON.
-	readonly #client: OpenAI;
+	#client: Promise<OpenAI> | undefined;
 	readonly #secret: string;
+	readonly #baseURL: string;
 	private readonly sem: Semaphore;
 	private readonly timeoutMs: number;
 	private readonly maxAnswerBytes: number;
@@ -408,15 +412,24 @@ export class OpenAIProvider implements ModelProvider {
 		this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
 		this.structured = options.structured ?? 'json_schema';
 		this.batchSize = Math.max(1, options.embedBatchSize ?? 128);
-		this.#client = new OpenAI({
-			apiKey: this.#secret || 'no-key',
-			// Explicit, so the SDK does not pick up a different OPENAI_BASE_URL from the environment.
-			baseURL: baseURL ?? OPENAI_BASE_URL,
-			maxRetries: 0,
-			// The guard's deadline covers headers and body; the SDK's (headers only) is a backstop.
-			timeout: this.sdkTimeoutMs,
-			fetch: guardedFetch(this.timeoutMs, () => this.chatExchange())
+		this.#baseURL = baseURL ?? OPENAI_BASE_URL;
+	}
+
+	/** The SDK's client, made for the first request: a process that asks no endpoint never loads the SDK. */
+	#sdkClient(): Promise<OpenAI> {
+		this.#client ??= import('openai').then(({ default: SDK }) => {
+			sdk = SDK;
+			return new SDK({
+				apiKey: this.#secret || 'no-key',
+				// Explicit, so the SDK does not pick up a different OPENAI_BASE_URL from the environment.
+				baseURL: this.#baseURL,
+				maxRetries: 0,
+				// The guard's deadline covers headers and body; the SDK's (headers only) is a backstop.
+				timeout: this.sdkTimeoutMs,
+				fetch: guardedFetch(this.timeoutMs, () => this.chatExchange())
+			});
 		});
+		return this.#client;
 	}
 
 	/** The SDK's own timeout: a backstop behind the guard's deadline. */
@@ -471,7 +484,7 @@ export class OpenAIProvider implements ModelProvider {
 				res = await this.withRetries(
 					`chat (${model})`,
 					() => this.chatExchange(),
-					async (ex) => readCompletion((await this.#client.chat.completions.create(body, { timeout: this.sdkTimeoutMs }).withResponse()).data, ex),
+					async (ex) => readCompletion((await (await this.#sdkClient()).chat.completions.create(body, { timeout: this.sdkTimeoutMs }).withResponse()).data, ex),
 					responseFormat !== undefined
 				);
 				break;
@@ -499,7 +512,7 @@ export class OpenAIProvider implements ModelProvider {
 					`embeddings (${this.embedModel})`,
 					() => newExchange(Math.max(EMBED_MAX_BYTES, input.length * EMBED_BYTES_PER_TEXT), 'an embeddings list'),
 					async (ex) =>
-						readEmbeddings((await this.#client.embeddings.create({ model: this.embedModel, input, encoding_format: 'float' }, { timeout: this.sdkTimeoutMs }).withResponse()).data, ex)
+						readEmbeddings((await (await this.#sdkClient()).embeddings.create({ model: this.embedModel, input, encoding_format: 'float' }, { timeout: this.sdkTimeoutMs }).withResponse()).data, ex)
 				);
 				const data = [...(res.data ?? [])].sort((a, b) => a.index - b.index);
 				if (data.length !== batch.length) {
@@ -539,10 +552,11 @@ export class OpenAIProvider implements ModelProvider {
 			const status = ex.status !== undefined && (ex.status < 200 || ex.status >= 300) ? ex.status : undefined;
 			return { retryable: retryableStatus(status), status, message: fault.message, fault: fault.kind };
 		}
-		if (e instanceof OpenAI.APIConnectionTimeoutError) return { retryable: true, message: deadlineMessage(this.timeoutMs), fault: 'deadline' };
-		if (e instanceof OpenAI.APIUserAbortError) return { retryable: false, message: 'aborted' };
-		if (e instanceof OpenAI.APIConnectionError) return { retryable: true, message: `connection failed (${e.message})` };
-		if (e instanceof OpenAI.APIError) {
+		// the SDK's errors (it is loaded: the request that failed made its client)
+		if (sdk && e instanceof sdk.APIConnectionTimeoutError) return { retryable: true, message: deadlineMessage(this.timeoutMs), fault: 'deadline' };
+		if (sdk && e instanceof sdk.APIUserAbortError) return { retryable: false, message: 'aborted' };
+		if (sdk && e instanceof sdk.APIConnectionError) return { retryable: true, message: `connection failed (${e.message})` };
+		if (sdk && e instanceof sdk.APIError) {
 			const status = e.status;
 			// A proxy's error page would otherwise be quoted whole.
 			return { retryable: retryableStatus(status), status, retryAfterMs: this.retryAfter(e.headers), message: `HTTP ${status ?? '?'}: ${clip(e.message, 300)}` };

@@ -420,6 +420,36 @@ describe('the lookahead with the paper settings', () => {
 		expect(most).toBe(1);
 	}, 120_000);
 
+	it('makes no conversation a foreseen decision begins when told not to, and still asks the decisions', async () => {
+		const { gateway } = await offlineAhead();
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		const asked = { true: { decisions: 0, lines: 0 }, false: { decisions: 0, lines: 0 } };
+		for (let i = 0; i < 200; i++) {
+			if (i % 10 === 5) {
+				for (const talks of [true, false]) {
+					// every foreseen decision is to talk
+					const talker: ModelPort = {
+						dimensions: gateway.dimensions,
+						complete: <T,>(r: ModelRequest) => {
+							if (r.template === 'react') {
+								asked[`${talks}`].decisions++;
+								return Promise.resolve({ value: { react: false, talk: true, reaction: '' } as T, failsafe: false });
+							}
+							if (r.template === 'dialogue_turn' && Number(r.key.split('/')[0]) > sim.state.step) asked[`${talks}`].lines++;
+							return gateway.complete<T>(r);
+						},
+						embed: (t) => gateway.embed(t)
+					};
+					await sim.lookahead(talker, { horizonSteps: 120, talks, started: new Set() });
+				}
+			}
+			await sim.step([], gateway);
+		}
+		expect(asked.true.lines).toBeGreaterThan(0);
+		expect(asked.false.decisions).toBeGreaterThan(0);
+		expect(asked.false.lines).toBe(0);
+	}, 120_000);
+
 	it('decides reactions ahead only for steps within the steps it is given to decide ahead', async () => {
 		const { gateway } = await offlineAhead();
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);

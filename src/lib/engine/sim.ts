@@ -751,9 +751,10 @@ export class Simulation {
 	 * ratings due and the reactions foreseen within `horizonSteps`. Nothing in
 	 * the state changes; `model` is expected to answer from calls made ahead (the gateway's
 	 * `prefetch`). `started` holds the ids of work already begun (kept by the caller between steps).
-	 * Reactions are decided ahead only for steps within `decideSteps` (default REACT_AHEAD_STEPS).
+	 * Reactions are decided ahead only for steps within `decideSteps` (default REACT_AHEAD_STEPS);
+	 * the conversations foreseen decisions begin are made ahead unless `talks` is false.
 	 */
-	async lookahead(model: ModelPort, opts: { horizonSteps: number; blockSteps?: number; decideSteps?: number; started: Set<string> }): Promise<void> {
+	async lookahead(model: ModelPort, opts: { horizonSteps: number; blockSteps?: number; decideSteps?: number; talks?: boolean; started: Set<string> }): Promise<void> {
 		const s = this.state;
 		const jobs: Promise<unknown>[] = [];
 		// keyed by the step that will need the call: the gateway serves the soonest first
@@ -872,8 +873,9 @@ export class Simulation {
 		}
 		// Reactions under way: the decision and what follows it, as the deciding step will ask them.
 		const courses = new Map(s.agents.map((a) => [a.id, this.course(a, REACT_AHEAD_STEPS)]));
-		const talkAhead = (x: string, y: string, step: number, streamX: MemoryStream) =>
-			this.talkAhead(model, x, y, step, courses, (id) => Promise.resolve(baseOf(id)), streamX);
+		const talkAhead = async (x: string, y: string, step: number, streamX: MemoryStream) => {
+			if (opts.talks !== false) await this.talkAhead(model, x, y, step, courses, (id) => Promise.resolve(baseOf(id)), streamX);
+		};
 		for (const a of s.agents) {
 			const r = a.reacting;
 			if (!r || talking.has(a.id) || r.commitStep > last) continue;
@@ -904,7 +906,7 @@ export class Simulation {
 		courses: Map<string, Course>,
 		talksMade: ReadonlySet<string>,
 		baseOf: (id: string) => MemoryStream,
-		opts: { horizonSteps: number; decideSteps?: number; started: Set<string> }
+		opts: { horizonSteps: number; decideSteps?: number; talks?: boolean; started: Set<string> }
 	): Promise<unknown>[] {
 		const s = this.state;
 		if (s.ablate.observation) return [];
@@ -1016,7 +1018,9 @@ export class Simulation {
 				jobs.push(ctxOf(id, timeAtStep(this.world.start, this.world.secondsPerStep, step), step).rateAhead(group));
 			}
 		}
-		const talkAhead = (x: string, y: string, step: number, streamX: MemoryStream) => this.talkAhead(model, x, y, step, courses, streamAt, streamX);
+		const talkAhead = async (x: string, y: string, step: number, streamX: MemoryStream) => {
+			if (opts.talks !== false) await this.talkAhead(model, x, y, step, courses, streamAt, streamX);
+		};
 		// each agent's foreseen reactions, in turn: the next is asked once the one before has
 		// recalled what it recalls, from its stream as the decision leaves it if the agent goes on
 		// (the likeliest decision); a decision otherwise leaves the calls after it unused, never
@@ -1278,7 +1282,7 @@ export class Simulation {
 	}
 
 	/** Steps a conversation takes: one game minute a turn (its most turns). */
-	private talkSteps(): number {
+	talkSteps(): number {
 		return Math.max(1, Math.ceil((this.state.settings.conversation.maxTurns * MINUTE) / this.stepMs));
 	}
 

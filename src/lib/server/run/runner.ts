@@ -599,7 +599,11 @@ export class LiveRun {
 		// reactions are decided ahead as many steps as the run goes in DECIDE_LEAD_MS: what it takes
 		// to ask them in time; further ahead a guess is likelier wrong, and its calls wasted
 		const decideSteps = this.pace.stepMs > 0 ? Math.max(MIN_DECIDE_STEPS, Math.round(DECIDE_LEAD_MS / this.pace.stepMs)) : undefined;
-		this.sim.lookahead(this.model.ahead, { horizonSteps, blockSteps, decideSteps, started: this.aheadStarted }).catch(() => {
+		// the conversation a foreseen decision begins is made ahead only when the run goes through
+		// the conversation's steps in less than DECIDE_LEAD_MS: else, begun by the step that decides
+		// it, it is made before the step that ends it needs it, without a guess
+		const talks = !(this.pace.stepMs > 0 && this.sim.talkSteps() * this.pace.stepMs >= DECIDE_LEAD_MS);
+		this.sim.lookahead(this.model.ahead, { horizonSteps, blockSteps, decideSteps, talks, started: this.aheadStarted }).catch(() => {
 			// work ahead that fails is done again by the step that needs it
 		});
 	}

@@ -450,6 +450,38 @@ describe('the lookahead with the paper settings', () => {
 		expect(asked.false.lines).toBe(0);
 	}, 120_000);
 
+	it('decides no reaction ahead for an agent that will reflect before it', async () => {
+		const { gateway } = await offlineAhead();
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		const threshold = sim.state.settings.reflection.threshold;
+		const deciders = { far: new Set<string>(), reflecting: new Set<string>() };
+		for (let i = 0; i < 200; i++) {
+			if (i % 10 === 5) {
+				const decided = new Set<string>();
+				const port = watched(gateway, (r) => {
+					if (r.template === 'react') decided.add(r.agent ?? '');
+				});
+				await sim.lookahead(port, { horizonSteps: 120, started: new Set() });
+				for (const id of decided) deciders.far.add(id);
+				// the same agents one rating short of reflecting: the step that decides reflects first
+				const saved = new Map(sim.state.agents.map((a) => [a.id, a.importanceSinceReflection]));
+				for (const a of sim.state.agents) if (decided.has(a.id)) a.importanceSinceReflection = threshold - 1;
+				const again = new Set<string>();
+				await sim.lookahead(
+					watched(gateway, (r) => {
+						if (r.template === 'react') again.add(r.agent ?? '');
+					}),
+					{ horizonSteps: 120, started: new Set() }
+				);
+				for (const id of again) if (decided.has(id)) deciders.reflecting.add(id);
+				for (const a of sim.state.agents) a.importanceSinceReflection = saved.get(a.id) as number;
+			}
+			await sim.step([], gateway);
+		}
+		expect(deciders.far.size).toBeGreaterThan(0);
+		expect([...deciders.reflecting]).toEqual([]);
+	}, 120_000);
+
 	it('decides reactions ahead only for steps within the steps it is given to decide ahead', async () => {
 		const { gateway } = await offlineAhead();
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);

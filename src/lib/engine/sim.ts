@@ -1029,6 +1029,12 @@ export class Simulation {
 			const job = `react:${a.id}:${reactions.map(({ k, r }) => `${s.step + k}:${r.description}`).join('|')}`;
 			if (opts.started.has(job)) continue;
 			opts.started.add(job);
+			// when what the agent will have remembered by a decision (rated ahead) reaches the reflection
+			// threshold, the step reflects first and the decision recalls insights no foresight has:
+			// it is not asked, nor the ones after it
+			const sinceReflection = a.importanceSinceReflection;
+			const reflects = (stream: MemoryStream) =>
+				!s.ablate.reflection && stream.records.slice(baseOf(a.id).size).reduce((sum, m) => sum + m.importance, sinceReflection) >= s.settings.reflection.threshold;
 			jobs.push(
 				(async () => {
 					let stream: MemoryStream | null = null;
@@ -1042,6 +1048,7 @@ export class Simulation {
 						const deciding = ctxOf(a.id, timeAt(r.commitStep - s.step), r.commitStep);
 						// the first decision's stream is shared (or the agent's own): the decision touches a copy
 						const current = stream ? await this.foreseenStream(deciding, stream, mine) : (await streamAt(a.id, step)).copy();
+						if (reflects(current)) break;
 						since = step;
 						r.recall = atOnce ? current.size : this.sizeAt(a, k);
 						let goOn: (next: MemoryStream | null) => void = () => undefined;

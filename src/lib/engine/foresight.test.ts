@@ -51,6 +51,19 @@ async function offlineAhead() {
 	return { gateway, asked, ahead };
 }
 
+/** `model` with every decision to talk, each request shown to `see` first. */
+function talking(model: ModelPort, see: (r: ModelRequest) => void): ModelPort {
+	return {
+		dimensions: model.dimensions,
+		complete: <T,>(r: ModelRequest) => {
+			see(r);
+			if (r.template === 'react') return Promise.resolve({ value: { react: false, talk: true, reaction: '' } as T, failsafe: false });
+			return model.complete<T>(r);
+		},
+		embed: (t) => model.embed(t)
+	};
+}
+
 /** `model`, each request shown to `see` first. */
 function watched(model: ModelPort, see: (r: ModelRequest) => void): ModelPort {
 	return {
@@ -398,18 +411,12 @@ describe('the lookahead with the paper settings', () => {
 			if (i % 10 === 5) {
 				// every foreseen decision is to talk: which conversations does an agent begin ahead?
 				const begun = new Map<string, Set<string>>();
-				const talker: ModelPort = {
-					dimensions: gateway.dimensions,
-					complete: <T,>(r: ModelRequest) => {
-						if (r.template === 'react') return Promise.resolve({ value: { react: false, talk: true, reaction: '' } as T, failsafe: false });
-						const at = Number(r.key.split('/')[0]);
-						if (r.template === 'dialogue_turn' && (r.vars.history as string[]).length === 0 && at > sim.state.step) {
-							begun.set(r.agent ?? '', (begun.get(r.agent ?? '') ?? new Set()).add(String(at)));
-						}
-						return gateway.complete<T>(r);
-					},
-					embed: (t) => gateway.embed(t)
-				};
+				const talker = talking(gateway, (r) => {
+					const at = Number(r.key.split('/')[0]);
+					if (r.template === 'dialogue_turn' && (r.vars.history as string[]).length === 0 && at > sim.state.step) {
+						begun.set(r.agent ?? '', (begun.get(r.agent ?? '') ?? new Set()).add(String(at)));
+					}
+				});
 				await sim.lookahead(talker, { horizonSteps: 120, started: new Set() });
 				most = Math.max(most, ...[...begun.values()].map((x) => x.size));
 			}
@@ -428,18 +435,10 @@ describe('the lookahead with the paper settings', () => {
 			if (i % 10 === 5) {
 				for (const talks of [true, false]) {
 					// every foreseen decision is to talk
-					const talker: ModelPort = {
-						dimensions: gateway.dimensions,
-						complete: <T,>(r: ModelRequest) => {
-							if (r.template === 'react') {
-								asked[`${talks}`].decisions++;
-								return Promise.resolve({ value: { react: false, talk: true, reaction: '' } as T, failsafe: false });
-							}
-							if (r.template === 'dialogue_turn' && Number(r.key.split('/')[0]) > sim.state.step) asked[`${talks}`].lines++;
-							return gateway.complete<T>(r);
-						},
-						embed: (t) => gateway.embed(t)
-					};
+					const talker = talking(gateway, (r) => {
+						if (r.template === 'react') asked[`${talks}`].decisions++;
+						if (r.template === 'dialogue_turn' && Number(r.key.split('/')[0]) > sim.state.step) asked[`${talks}`].lines++;
+					});
 					await sim.lookahead(talker, { horizonSteps: 120, talks, started: new Set() });
 				}
 			}

@@ -165,6 +165,9 @@ interface Storing {
 	rating: Map<string, Promise<number>>;
 }
 
+/** Thrown by a context for work ahead (see `needed`) asked to call once its step has run. */
+export class StepPassed extends Error {}
+
 export class AgentContext {
 	private calls = 0;
 	private storing: Storing = { added: Promise.resolve(), unsettled: 0, flushes: [], rating: new Map() };
@@ -183,6 +186,11 @@ export class AgentContext {
 	 * the copy's last access as the step would, so what follows sees the same recency.
 	 */
 	foreseen = false;
+	/**
+	 * Set on work ahead for a given step: whether that step still needs it (it has not run).
+	 * Once it is false, the context asks nothing more: its calls would go unused.
+	 */
+	needed?: () => boolean;
 	/** vectors given with waiting memories (`memorize`'s `vectors`), kept out of the state */
 	private readonly given = new WeakMap<PendingMemory, Float32Array>();
 
@@ -217,6 +225,7 @@ export class AgentContext {
 		b.recall = this.recall;
 		b.speculative = this.speculative;
 		b.foreseen = this.foreseen;
+		b.needed = this.needed;
 		b.memoLayer = memo;
 		b.storing = this.storing;
 		return b;
@@ -284,6 +293,7 @@ export class AgentContext {
 
 	async ask<T>(template: TemplateId, vars: TemplateVars, purpose: string): Promise<ModelAnswer<T>> {
 		const key = `${this.keyPrefix}/${this.agent.id}/${this.keyPath}${this.calls++}`;
+		if (this.needed?.() === false) throw new StepPassed(`${template} (call ${key}) is no longer needed: its step has run`);
 		const answer = await this.model.complete<T>({ template, vars, key, agent: this.agent.id, purpose });
 		if (answer.failsafe) this.out.events.push({ kind: 'failsafe', agent: this.agent.id, template });
 		return answer;

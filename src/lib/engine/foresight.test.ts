@@ -73,6 +73,18 @@ function watched(model: ModelPort, see: (r: ModelRequest) => void): ModelPort {
 	};
 }
 
+/** `model`, each answer `ms` later. */
+function later(model: ModelPort, ms: number): ModelPort {
+	return {
+		dimensions: model.dimensions,
+		complete: async <T,>(r: ModelRequest) => {
+			await new Promise((done) => setTimeout(done, ms));
+			return model.complete<T>(r);
+		},
+		embed: (t) => model.embed(t)
+	};
+}
+
 describe('the lookahead with the paper settings', () => {
 	it('asks foreseen reactions, conversations and ratings with the prompts the steps then ask', async () => {
 		// answers that depend on the prompt only, as an endpoint's (whatever the call's key)
@@ -367,14 +379,6 @@ describe('the lookahead with the paper settings', () => {
 		// lines of conversations not under way, asked after the step that would have begun them
 		const late: { pair: string; at: number; key: string }[] = [];
 		// every answer a moment later, those ahead later still: steps run while conversations are made ahead
-		const later = (model: ModelPort, ms: number): ModelPort => ({
-			dimensions: model.dimensions,
-			complete: async <T,>(r: ModelRequest) => {
-				await new Promise((done) => setTimeout(done, ms));
-				return model.complete<T>(r);
-			},
-			embed: (t) => model.embed(t)
-		});
 		const ahead: ModelPort = {
 			dimensions: gateway.dimensions,
 			complete: async <T,>(r: ModelRequest) => {
@@ -401,6 +405,27 @@ describe('the lookahead with the paper settings', () => {
 		expect(foreseen).toBeGreaterThan(0);
 		// a conversation's lines asked ahead at the step that commits it are the step's own
 		expect(late.filter((l) => !talks.some((t) => t.pair === l.pair && t.from <= l.at && l.at <= t.to))).toEqual([]);
+	}, 120_000);
+
+	it('asks nothing more of a foreseen decision once the step that would decide it has run', async () => {
+		const { gateway } = await offlineAhead();
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		let decided = 0;
+		// decisions asked ahead after the step that would have decided them
+		const late: string[] = [];
+		// every answer a moment later, those ahead later still: steps run while reactions are decided ahead
+		const ahead = watched(later(gateway, 4), (r) => {
+			if (r.template !== 'react') return;
+			decided++;
+			if (Number(r.key.split('/')[0]) < sim.state.step) late.push(`${r.key} at ${sim.state.step}`);
+		});
+		const started = new Set<string>();
+		for (let i = 0; i < 300; i++) {
+			void sim.lookahead(ahead, { horizonSteps: 120, started }).catch(() => undefined);
+			await sim.step([], later(gateway, 1));
+		}
+		expect(decided).toBeGreaterThan(0);
+		expect(late).toEqual([]);
 	}, 120_000);
 
 	it("asks the conversation a foreseen decision begins only once the agent's decisions before it have let it go on", async () => {

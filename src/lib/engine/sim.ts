@@ -28,7 +28,7 @@ import { canonicalJson } from './canonical';
 import { applyInput, checkInput, type SimInput } from './inputs';
 import { MINUTE, dayIndex, dayStart, minuteOfDay, timeAtStep } from './clock';
 import { EARLIER_IMPORTANCE } from './profiles';
-import { AgentContext, dueAhead, dueBatch, emptyOutput, type NewMemory, type RecallScope, type StepOutput } from './context';
+import { AgentContext, StepPassed, dueAhead, dueBatch, emptyOutput, type NewMemory, type RecallScope, type StepOutput } from './context';
 import { MemoryStream, SOURCE_OF_KIND, type MemoryRecord } from './memory';
 import type { ModelPort } from './model';
 import { PathFinder } from './path';
@@ -1213,26 +1213,31 @@ export class Simulation {
 		const ctx = new AgentContext(deciding.agent, stream, this, model, deciding.keyPrefix, deciding.now, deciding.out, false);
 		ctx.speculative = true;
 		ctx.foreseen = true;
+		// once the deciding step has run, it decided without this
+		ctx.needed = () => this.state.step <= r.commitStep;
 		let foreseen = this.talksForeseen.get(model);
 		if (!foreseen) this.talksForeseen.set(model, (foreseen = new Map()));
 		let begins: (yes: boolean) => void = () => undefined;
 		if (r.agent) foreseen.set(`${ctx.agent.id}>${r.agent}@${r.commitStep}`, new Promise((resolve) => (begins = resolve)));
-		const decision = await decideReaction(ctx, r, chain?.recalled).catch((e: unknown) => {
+		try {
+			const decision = await decideReaction(ctx, r, chain?.recalled);
+			const talks = decision?.talk === true && r.agent !== undefined;
+			chain?.decided(!talks && !decision?.reaction);
+			const goes = !(talks || decision?.reaction) || !chain || (await chain.before);
+			begins(goes && talks);
+			if (!goes) return;
+			if (talks && r.agent) {
+				await talkAhead(ctx.agent.id, r.agent, r.commitStep, ctx.stream);
+				return;
+			}
+			if (!decision?.reaction) return;
+			await replan(ctx, decision.reaction);
+			await nextAction(ctx, this.stepMs);
+		} catch (e) {
 			begins(false);
-			throw e;
-		});
-		const talks = decision?.talk === true && r.agent !== undefined;
-		chain?.decided(!talks && !decision?.reaction);
-		const goes = !(talks || decision?.reaction) || !chain || (await chain.before);
-		begins(goes && talks);
-		if (!goes) return;
-		if (talks && r.agent) {
-			await talkAhead(ctx.agent.id, r.agent, r.commitStep, ctx.stream);
-			return;
+			// the deciding step has run: it decided without this work, which ends here
+			if (!(e instanceof StepPassed)) throw e;
 		}
-		if (!decision?.reaction) return;
-		await replan(ctx, decision.reaction);
-		await nextAction(ctx, this.stepMs);
 	}
 
 	/**

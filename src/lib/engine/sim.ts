@@ -789,6 +789,7 @@ export class Simulation {
 			if (!plan || talking.has(a.id) || s.ablate.planning || dayIndex(horizon) !== plan.day) continue;
 			const minute = minuteOfDay(this.time);
 			const ahead = minuteOfDay(horizon);
+			const redoBy = minute + (REACT_AHEAD_STEPS * this.stepMs) / MINUTE;
 			for (let bi = 0; bi < plan.blocks.length; bi++) {
 				const b = plan.blocks[bi];
 				if (b.sleep || b.subtasks || b.start <= minute || b.start > ahead) continue;
@@ -797,6 +798,9 @@ export class Simulation {
 				const made = this.blocksAhead.get(a.id)?.get(key);
 				const states = made ? statesSeenIn(a.seenStates, made.arenas) : '';
 				if (made?.states === states) continue;
+				// and only once the block is near (within the steps foreseen): far from it, the states
+				// it would be decomposed with are likely to change again before it begins
+				if (made && b.start > redoBy) continue;
 				const job = `${key}:${states}`;
 				if (opts.started.has(job)) continue;
 				// places are chosen from where the agent will be: where the block before ends (as

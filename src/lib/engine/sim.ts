@@ -1261,10 +1261,17 @@ export class Simulation {
 		const k = step - s.step;
 		const here = courses.get(x)?.at(k);
 		if (!here || k > REACT_AHEAD_STEPS + this.reactionSteps(this.agent(x))) return;
-		// the step pairs them the other way when y, before x in the state's order, wants it too:
-		// y's foresight makes that conversation
+		// the step pairs agents in the state's order, each with the one it wants when both are
+		// free: an agent before x foreseen to begin a conversation then with x or y, or y wanting
+		// another (or x: that conversation, the other way round, is made by y's foresight), takes
+		// one of them first
 		const order = (id: string) => s.agents.findIndex((a) => a.id === id);
-		if (order(y) < order(x) && (await this.talksForeseen.get(model)?.get(`${y}>${x}@${step}`))) return;
+		for (const [key, begins] of this.talksForeseen.get(model) ?? []) {
+			const [z, rest] = key.split('>');
+			const [w, at] = rest.split('@');
+			if (Number(at) !== step || order(z) >= order(x) || (z !== y && w !== x && w !== y)) continue;
+			if (await begins) return;
+		}
 		const time = timeAtStep(this.world.start, this.world.secondsPerStep, step);
 		const commitStep = step + this.talkSteps();
 		const streamY = await streamAt(y, step);

@@ -34,7 +34,7 @@ export function retrievalK(ctx: AgentContext, purpose: keyof RetrievalK): number
 	return typeof k === 'number' && Number.isFinite(k) && k >= 0 ? Math.floor(k) : DEFAULT_SETTINGS.retrieval.k[purpose];
 }
 
-export function eventOf(agent: AgentState): string {
+export function eventOf(agent: Pick<AgentState, 'name'> & { action: Pick<ActionState, 'activity'> }): string {
 	return `${agent.name} is ${agent.action.activity || 'idle'}`;
 }
 
@@ -731,6 +731,10 @@ export async function nextAction(ctx: AgentContext, stepMs: number): Promise<voi
 	const due = ctx.state.ablate.planning ? await momentDue(ctx) : await dueActivity(ctx);
 	const continuing = continues(a, due);
 	const r = due.resolved;
+	const mundane = due.sleeping ? ctx.state.settings.importance.mundane || undefined : undefined;
+	const memory: NewMemory = { kind: 'observation', description: eventOf({ name: a.name, action: due }), importance: mundane };
+	// the action is remembered as it begins: its rating is asked beside the calls that resolve it
+	if (!continuing && r?.emoji === undefined) ctx.rateSoon([memory]);
 	let resolved: Resolved;
 	if (continuing) resolved = a.action;
 	else if (r?.address === undefined) resolved = await resolveAction(ctx, due.activity, due.sleeping);
@@ -742,10 +746,7 @@ export async function nextAction(ctx: AgentContext, stepMs: number): Promise<voi
 		r.objectState = resolved.objectState;
 	}
 	a.action = actionOf(ctx, due, resolved, stepMs);
-	if (!continuing) {
-		const mundane = due.sleeping ? ctx.state.settings.importance.mundane || undefined : undefined;
-		await ctx.memorize([{ kind: 'observation', description: eventOf(a), importance: mundane }], { defer: true, background: true });
-	}
+	if (!continuing) await ctx.memorize([memory], { defer: true, background: true });
 }
 
 /**

@@ -191,6 +191,8 @@ export class AgentContext {
 	 * Once it is false, the context asks nothing more: its calls would go unused.
 	 */
 	needed?: () => boolean;
+	/** the port for work ahead while a step looks ahead (see `rateSoon`) */
+	ahead?: ModelPort;
 	/** vectors given with waiting memories (`memorize`'s `vectors`), kept out of the state */
 	private readonly given = new WeakMap<PendingMemory, Float32Array>();
 
@@ -226,6 +228,7 @@ export class AgentContext {
 		b.speculative = this.speculative;
 		b.foreseen = this.foreseen;
 		b.needed = this.needed;
+		b.ahead = this.ahead;
 		b.memoLayer = memo;
 		b.storing = this.storing;
 		return b;
@@ -419,6 +422,19 @@ export class AgentContext {
 	/** The rating a later step will ask for the first `count` waiting memories (see `dueAhead`). */
 	async rateDueAhead(count: number): Promise<void> {
 		await this.rateAhead(this.agent.pending.slice(0, count));
+	}
+
+	/**
+	 * With a port for work ahead (`ahead`, a step looking ahead), asks now the rating that
+	 * storing `items` next will ask (after the memories waiting), so that it is under way beside
+	 * this context's other calls; stores nothing. Memories that wait for a batch are not rated now.
+	 */
+	rateSoon(items: Pick<NewMemory, 'description' | 'importance'>[]): void {
+		if (!this.ahead || this.speculative || this.state.settings.importance.waitMinutes > 0) return;
+		const twin = new AgentContext(this.agent, this.stream, this.sim, this.ahead, this.keyPrefix, this.now, emptyOutput(this.out.step, this.out.time), false);
+		twin.speculative = true;
+		twin.memoLayer = this.memoLayer;
+		twin.rateAhead([...this.agent.pending, ...items]).catch(() => undefined);
 	}
 
 	/** Asks ahead the ratings (and embeddings) storing these memories will ask; resolves with the ratings. */

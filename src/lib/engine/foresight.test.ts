@@ -320,6 +320,37 @@ describe('the lookahead with the paper settings', () => {
 		expect(during.length).toBeGreaterThan(0);
 	});
 
+
+	it('asks the rating of the action an agent begins beside its emoji and object state, with the prompt the step then asks', async () => {
+		const { gateway } = await offlineAhead();
+		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
+		// in order: ratings asked ahead, and the step's emoji answers as they arrive
+		const events: string[] = [];
+		const stepRatings = new Set<string>();
+		const ahead = watched(gateway, (r) => r.template === 'importance' && events.push(`ahead ${r.agent} ${promptOf(r)}`));
+		const step: ModelPort = {
+			dimensions: gateway.dimensions,
+			complete: async <T,>(r: ModelRequest) => {
+				if (r.template === 'importance') stepRatings.add(promptOf(r));
+				const answer = await later(gateway, r.template === 'action_emoji' ? 20 : 0).complete<T>(r);
+				if (r.template === 'action_emoji') events.push(`emoji ${r.agent}`);
+				return answer;
+			},
+			embed: (t) => gateway.embed(t)
+		};
+		await sim.step([], step, { model: ahead, started: new Set() });
+		// (those the step has chatting began a conversation after their action)
+		const begun = sim.state.agents.filter((a) => a.action.chatWith === '' && events.includes(`emoji ${a.id}`));
+		expect(begun.length).toBeGreaterThan(5);
+		for (const a of begun) {
+			const rating = events.findIndex((e) => e.startsWith(`ahead ${a.id} `) && e.includes(JSON.stringify(`${a.name} is ${a.action.activity}`)));
+			expect(rating, a.id).toBeGreaterThanOrEqual(0);
+			expect(rating, a.id).toBeLessThan(events.indexOf(`emoji ${a.id}`));
+			// and the step asked the same prompt
+			expect(stepRatings).toContain(events[rating].split(' ').slice(2).join(' '));
+		}
+	});
+
 	it("decomposes the hour block an agent begins while it decides a reaction, not after", async () => {
 		const { gateway } = await offlineAhead();
 		const asked: string[] = [];

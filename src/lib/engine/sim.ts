@@ -565,6 +565,7 @@ export class Simulation {
 		const out = emptyOutput(s.step, this.time);
 		const prefix = String(s.step);
 		const ctxs = new Map(s.agents.map((a) => [a.id, this.context(a, model, prefix, out)]));
+		for (const c of ctxs.values()) c.ahead = ahead?.model;
 		const step = { state: s, time: this.time, out, agent: (id: string) => ctxs.get(id) as AgentContext };
 		for (const input of inputs) {
 			const error = this.validateInput(input);

@@ -85,16 +85,6 @@ function later(model: ModelPort, ms: number): ModelPort {
 	};
 }
 
-/**
- * The started work of a lookahead at this step, on `model`: a foreseen decision is asked once a
- * later lookahead (the one at the next step, given this set) foresees it the same.
- */
-async function foreseenOnce(sim: Simulation, model: ModelPort, opts: Omit<Parameters<Simulation['lookahead']>[1], 'started'> = { horizonSteps: 120 }) {
-	const started = new Set<string>();
-	await sim.lookahead(model, { ...opts, started });
-	return started;
-}
-
 describe('the lookahead with the paper settings', () => {
 	it('asks foreseen reactions, conversations and ratings with the prompts the steps then ask', async () => {
 		// answers that depend on the prompt only, as an endpoint's (whatever the call's key)
@@ -227,9 +217,7 @@ describe('the lookahead with the paper settings', () => {
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
 		const started = new Set<string>();
 		let most = 0;
-		let once = new Set<string>();
 		for (let i = 0; i < 300; i++) {
-			if (i % 10 === 4) once = await foreseenOnce(sim, gateway);
 			if (i % 10 === 5) {
 				// work ahead whose decisions are never answered: which reactions does it ask about?
 				const steps = new Map<string, Set<string>>();
@@ -245,7 +233,7 @@ describe('the lookahead with the paper settings', () => {
 					},
 					embed: (t) => gateway.embed(t)
 				};
-				void sim.lookahead(undecided, { horizonSteps: 120, started: once });
+				void sim.lookahead(undecided, { horizonSteps: 120, started: new Set() });
 				for (let k = 0; k < 20; k++) await new Promise((r) => setTimeout(r, 5));
 				most = Math.max(most, ...[...steps.values()].map((x) => x.size));
 			}
@@ -477,9 +465,7 @@ describe('the lookahead with the paper settings', () => {
 		const { gateway } = await offlineAhead();
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
 		let most = 0;
-		let once = new Set<string>();
 		for (let i = 0; i < 300; i++) {
-			if (i % 10 === 4) once = await foreseenOnce(sim, gateway);
 			if (i % 10 === 5) {
 				// every foreseen decision is to talk: which conversations does an agent begin ahead?
 				const begun = new Map<string, Set<string>>();
@@ -489,7 +475,7 @@ describe('the lookahead with the paper settings', () => {
 						begun.set(r.agent ?? '', (begun.get(r.agent ?? '') ?? new Set()).add(String(at)));
 					}
 				});
-				await sim.lookahead(talker, { horizonSteps: 120, started: once });
+				await sim.lookahead(talker, { horizonSteps: 120, started: new Set() });
 				most = Math.max(most, ...[...begun.values()].map((x) => x.size));
 			}
 			await sim.step([], gateway);
@@ -505,9 +491,7 @@ describe('the lookahead with the paper settings', () => {
 		const nameOf = new Map(sim.state.agents.map((a) => [a.id, a.name]));
 		let conversations = 0;
 		const twice: string[] = [];
-		let once = new Set<string>();
 		for (let i = 0; i < 300; i++) {
-			if (i % 10 === 4) once = await foreseenOnce(sim, gateway);
 			if (i % 10 === 5) {
 				// every foreseen decision is to talk: the conversations each agent is in, by step
 				const inTalks = new Map<string, number>();
@@ -517,7 +501,7 @@ describe('the lookahead with the paper settings', () => {
 					conversations++;
 					for (const name of [nameOf.get(r.agent ?? ''), r.vars.other]) inTalks.set(`${at}:${name}`, (inTalks.get(`${at}:${name}`) ?? 0) + 1);
 				});
-				await sim.lookahead(talker, { horizonSteps: 120, started: once });
+				await sim.lookahead(talker, { horizonSteps: 120, started: new Set() });
 				twice.push(...[...inTalks].filter(([, n]) => n > 1).map(([k]) => k));
 			}
 			await sim.step([], gateway);
@@ -531,9 +515,7 @@ describe('the lookahead with the paper settings', () => {
 		const { gateway } = await offlineAhead();
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
 		const asked = { true: { decisions: 0, lines: 0 }, false: { decisions: 0, lines: 0 } };
-		const once = { true: new Set<string>(), false: new Set<string>() };
 		for (let i = 0; i < 200; i++) {
-			if (i % 10 === 4) for (const talks of [true, false]) once[`${talks}`] = await foreseenOnce(sim, gateway, { horizonSteps: 120, talks });
 			if (i % 10 === 5) {
 				for (const talks of [true, false]) {
 					// every foreseen decision is to talk
@@ -541,7 +523,7 @@ describe('the lookahead with the paper settings', () => {
 						if (r.template === 'react') asked[`${talks}`].decisions++;
 						if (r.template === 'dialogue_turn' && Number(r.key.split('/')[0]) > sim.state.step) asked[`${talks}`].lines++;
 					});
-					await sim.lookahead(talker, { horizonSteps: 120, talks, started: once[`${talks}`] });
+					await sim.lookahead(talker, { horizonSteps: 120, talks, started: new Set() });
 				}
 			}
 			await sim.step([], gateway);
@@ -556,15 +538,13 @@ describe('the lookahead with the paper settings', () => {
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
 		const threshold = sim.state.settings.reflection.threshold;
 		const deciders = { far: new Set<string>(), reflecting: new Set<string>() };
-		let once = [new Set<string>(), new Set<string>()];
 		for (let i = 0; i < 200; i++) {
-			if (i % 10 === 4) once = [await foreseenOnce(sim, gateway), await foreseenOnce(sim, gateway)];
 			if (i % 10 === 5) {
 				const decided = new Set<string>();
 				const port = watched(gateway, (r) => {
 					if (r.template === 'react') decided.add(r.agent ?? '');
 				});
-				await sim.lookahead(port, { horizonSteps: 120, started: once[0] });
+				await sim.lookahead(port, { horizonSteps: 120, started: new Set() });
 				for (const id of decided) deciders.far.add(id);
 				// the same agents one rating short of reflecting: the step that decides reflects first
 				const saved = new Map(sim.state.agents.map((a) => [a.id, a.importanceSinceReflection]));
@@ -574,7 +554,7 @@ describe('the lookahead with the paper settings', () => {
 					watched(gateway, (r) => {
 						if (r.template === 'react') again.add(r.agent ?? '');
 					}),
-					{ horizonSteps: 120, started: once[1] }
+					{ horizonSteps: 120, started: new Set() }
 				);
 				for (const id of again) if (decided.has(id)) deciders.reflecting.add(id);
 				for (const a of sim.state.agents) a.importanceSinceReflection = saved.get(a.id) as number;
@@ -585,35 +565,18 @@ describe('the lookahead with the paper settings', () => {
 		expect([...deciders.reflecting]).toEqual([]);
 	}, 120_000);
 
-	it('asks a foreseen decision only once the lookahead at a later step foresees it the same', async () => {
-		const { gateway } = await offlineAhead();
-		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
-		// decisions asked by a lookahead with work started afresh, and by the next step's, given that work
-		const decisions = { first: 0, next: 0 };
-		let once = new Set<string>();
-		for (let i = 0; i < 200; i++) {
-			if (i % 10 === 4) once = await foreseenOnce(sim, watched(gateway, (r) => r.template === 'react' && decisions.first++));
-			if (i % 10 === 5) await sim.lookahead(watched(gateway, (r) => r.template === 'react' && decisions.next++), { horizonSteps: 120, started: once });
-			await sim.step([], gateway);
-		}
-		expect(decisions.first).toBe(0);
-		expect(decisions.next).toBeGreaterThan(0);
-	}, 120_000);
-
 	it('decides reactions ahead only for steps within the steps it is given to decide ahead', async () => {
 		const { gateway } = await offlineAhead();
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);
 		// how far ahead of the step about to run each foreseen decision is asked for
 		const farthest = { near: 0, far: 0 };
-		const once = { near: new Set<string>(), far: new Set<string>() };
 		for (let i = 0; i < 200; i++) {
-			if (i % 10 === 4) for (const [name, decideSteps] of [['near', 12], ['far', undefined]] as const) once[name] = await foreseenOnce(sim, gateway, { horizonSteps: 120, decideSteps });
 			if (i % 10 === 5) {
 				for (const [name, decideSteps] of [['near', 12], ['far', undefined]] as const) {
 					const port = watched(gateway, (r) => {
 						if (r.template === 'react') farthest[name] = Math.max(farthest[name], Number(r.key.split('/')[0]) - sim.state.step);
 					});
-					await sim.lookahead(port, { horizonSteps: 120, decideSteps, started: once[name] });
+					await sim.lookahead(port, { horizonSteps: 120, decideSteps, started: new Set() });
 				}
 			}
 			await sim.step([], gateway);

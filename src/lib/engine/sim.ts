@@ -1033,12 +1033,6 @@ export class Simulation {
 		for (const [a, reactions] of noticed) {
 			const job = `react:${a.id}:${reactions.map(({ k, r }) => `${s.step + k}:${r.description}`).join('|')}`;
 			if (opts.started.has(job)) continue;
-			// asked once a later lookahead foresees the same decisions: a foresight that a step
-			// changes (one more event, or one less, seen by then) is likelier wrong
-			if (!opts.started.has(`seen:${job}`)) {
-				opts.started.add(`seen:${job}`);
-				continue;
-			}
 			opts.started.add(job);
 			// when what the agent will have remembered by a decision (rated ahead) reaches the reflection
 			// threshold, the step reflects first and the decision recalls insights no foresight has:

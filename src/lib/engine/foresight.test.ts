@@ -320,7 +320,6 @@ describe('the lookahead with the paper settings', () => {
 		expect(during.length).toBeGreaterThan(0);
 	});
 
-
 	it('asks the rating of the action an agent begins beside its emoji and object state, with the prompt the step then asks', async () => {
 		const { gateway } = await offlineAhead();
 		const { sim } = await Simulation.create(world, { seed: 1 }, gateway);

@@ -425,16 +425,16 @@ export class AgentContext {
 	}
 
 	/**
-	 * With a port for work ahead (`ahead`, a step looking ahead), asks now the rating that
-	 * storing `items` next will ask (after the memories waiting), so that it is under way beside
-	 * this context's other calls; stores nothing. Memories that wait for a batch are not rated now.
+	 * With a port for work ahead (`ahead`, a step looking ahead), does now on it what work ahead
+	 * does for `memorize(items, { defer: true })`: asks the rating storing them will ask, so that
+	 * it is under way beside this context's other calls; stores nothing.
 	 */
-	rateSoon(items: Pick<NewMemory, 'description' | 'importance'>[]): void {
-		if (!this.ahead || this.speculative || this.state.settings.importance.waitMinutes > 0) return;
+	rateSoon(items: NewMemory[]): void {
+		if (!this.ahead || this.speculative) return;
 		const twin = new AgentContext(this.agent, this.stream, this.sim, this.ahead, this.keyPrefix, this.now, emptyOutput(this.out.step, this.out.time), false);
 		twin.speculative = true;
 		twin.memoLayer = this.memoLayer;
-		twin.rateAhead([...this.agent.pending, ...items]).catch(() => undefined);
+		void twin.memorize(items, { defer: true });
 	}
 
 	/** Asks ahead the ratings (and embeddings) storing these memories will ask; resolves with the ratings. */

@@ -864,8 +864,9 @@ export function noticeReaction(ctx: AgentContext, e: PerceivedEvent, commitStep:
  * The paper's reaction prompt about what the agent noticed: continue, react (re-plan) or, for
  * an agent, talk. Asked from what the agent knew when it noticed (see ReactingState); the
  * memories it recalls count as accessed now. Null when the model failed (the agent continues).
+ * The decision is asked once `ready` has settled (work ahead waiting for an earlier decision).
  */
-export async function decideReaction(ctx: AgentContext, r: ReactingState, recalled?: () => void): Promise<ReactDecision | null> {
+export async function decideReaction(ctx: AgentContext, r: ReactingState, recalled?: () => void, ready?: Promise<unknown>): Promise<ReactDecision | null> {
 	const scope = { size: r.recall, at: r.time, touched: [] as number[] };
 	// decided when noticed (the paper), its retrievals are as any other; decided later, they
 	// recall what the agent knew when it noticed, and count as accessed once it is decided
@@ -879,6 +880,7 @@ export async function decideReaction(ctx: AgentContext, r: ReactingState, recall
 		touch();
 		recalled?.();
 	});
+	await ready;
 	const answer = await then.ask<{ react: boolean; talk: boolean; reaction: string }>(
 		'react',
 		{

@@ -85,6 +85,14 @@ interface ForeseenMemory {
 	importance?: number;
 }
 
+/** The key of `x`'s foreseen decision about `y` at `step` (see `talksForeseen`), and back. */
+const talkKey = (x: string, y: string, step: number) => `${x}>${y}@${step}`;
+function ofTalkKey(key: string): { x: string; y: string; step: number } {
+	const [x, rest] = key.split('>');
+	const [y, at] = rest.split('@');
+	return { x, y, step: Number(at) };
+}
+
 /** Foreseen memories by group, in order. */
 function groupsOf(memories: readonly ForeseenMemory[]): ForeseenMemory[][] {
 	const groups: ForeseenMemory[][] = [];
@@ -185,6 +193,8 @@ export class Simulation {
 	 * `x>y@step`: whether x begins a conversation with y then (made ahead)
 	 */
 	private readonly talksForeseen = new WeakMap<ModelPort, Map<string, Promise<boolean>>>();
+	/** per model: the keys of `talksForeseen` decided to begin a conversation */
+	private readonly talksBegun = new WeakMap<ModelPort, Set<string>>();
 
 	private constructor(
 		readonly world: WorldDef,
@@ -774,7 +784,9 @@ export class Simulation {
 		for (const id of this.talksAhead.keys()) if (!talks.some((t) => t.id === id)) this.talksAhead.delete(id);
 		// foreseen decisions for steps run by now
 		const foreseen = this.talksForeseen.get(model);
-		for (const key of foreseen?.keys() ?? []) if (Number(key.split('@')[1]) < s.step) foreseen?.delete(key);
+		for (const key of foreseen?.keys() ?? []) if (ofTalkKey(key).step < s.step) foreseen?.delete(key);
+		const begun = this.talksBegun.get(model);
+		for (const key of begun ?? []) if (!foreseen?.has(key)) begun?.delete(key);
 		// conversations made ahead by an earlier call: their speakers' reactions after them are foreseen
 		const talksMade = new Set(this.talksAhead.keys());
 		for (const t of talks) {
@@ -877,7 +889,7 @@ export class Simulation {
 			jobs.push(ctxOf(a.id, this.time, step).rateDueAhead(n));
 		}
 		// Reactions under way: the decision and what follows it, as the deciding step will ask them.
-		const courses = new Map(s.agents.map((a) => [a.id, this.course(a, REACT_AHEAD_STEPS)]));
+		const courses = this.courses(model);
 		const talkAhead = async (x: string, y: string, step: number, streamX: MemoryStream) => {
 			if (opts.talks !== false) await this.talkAhead(model, x, y, step, courses, (id) => Promise.resolve(baseOf(id)), streamX);
 		};
@@ -1047,6 +1059,8 @@ export class Simulation {
 					const decisions: Promise<void>[] = [];
 					// whether the decisions so far let the agent go on to the next
 					let before = Promise.resolve(true);
+					// the first decision in the chain that takes the agent elsewhere: the ones after it ask nothing more
+					let stopped = Infinity;
 					for (const { k, r } of reactions) {
 						const step = s.step + k;
 						const mine = (made.get(a.id) ?? []).filter((m) => m.step > since && m.step <= step);
@@ -1061,7 +1075,18 @@ export class Simulation {
 						let wentOn: (yes: boolean) => void = () => undefined;
 						const went = new Promise<boolean>((resolve) => (wentOn = resolve));
 						const prior = before;
-						const decided = this.reactAhead(model, deciding, current, r, talkAhead, { recalled: () => goOn(current.copy()), decided: wentOn, before: prior });
+						const at = decisions.length;
+						const decided = this.reactAhead(model, deciding, current, r, talkAhead, {
+							recalled: () => goOn(current.copy()),
+							decided: (yes) => {
+								if (!yes) stopped = Math.min(stopped, at);
+								wentOn(yes);
+							},
+							before: prior,
+							live: () => at <= stopped,
+							// after a decision about another agent (a conversation may take it), asked once that is decided
+							ready: reactions.slice(0, at).some((x) => x.r.agent !== undefined) ? prior : undefined
+						});
 						before = prior.then((yes) => yes && went);
 						const settled = decided.finally(() => {
 							goOn(null);
@@ -1124,6 +1149,30 @@ export class Simulation {
 			})
 		);
 		return stream;
+	}
+
+	/**
+	 * Every agent's foreseen course (`course`), not foreseen past the step at which a foreseen
+	 * decision (answered) begins a conversation for it: where it goes after is another course.
+	 */
+	private courses(model: ModelPort): Map<string, Course> {
+		return new Map(
+			this.state.agents.map((a) => {
+				const course = this.course(a, REACT_AHEAD_STEPS);
+				const j = this.talkBegunFor(model, a.id) - this.state.step;
+				return [a.id, j === Infinity ? course : { at: (k: number) => (k <= j ? course.at(k) : null) }];
+			})
+		);
+	}
+
+	/** The first step at which a foreseen decision (answered) begins a conversation for agent `id`, or Infinity. */
+	private talkBegunFor(model: ModelPort, id: string, after = -1): number {
+		let first = Infinity;
+		for (const key of this.talksBegun.get(model) ?? []) {
+			const { x, y, step } = ofTalkKey(key);
+			if ((x === id || y === id) && step > after) first = Math.min(first, step);
+		}
+		return first;
 	}
 
 	/**
@@ -1206,6 +1255,8 @@ export class Simulation {
 	 * then as the decision leaves it) and tells whether the agent goes on once `decided`; the
 	 * conversation or re-plan a decision begins is asked only once the decisions `before` it have
 	 * all let the agent go on (else the agent never gets there: a conversation is many calls).
+	 * Nothing more is asked once the chain is no longer `live` (a decision before it took the agent
+	 * elsewhere), and the decision itself not before `ready` settles.
 	 */
 	private async reactAhead(
 		model: ModelPort,
@@ -1213,19 +1264,38 @@ export class Simulation {
 		stream: MemoryStream,
 		r: ReactingState,
 		talkAhead: (x: string, y: string, step: number, streamX: MemoryStream) => Promise<void>,
-		chain?: { recalled: () => void; decided: (goesOn: boolean) => void; before: Promise<boolean> }
+		chain?: { recalled: () => void; decided: (goesOn: boolean) => void; before: Promise<boolean>; live: () => boolean; ready?: Promise<unknown> }
 	): Promise<void> {
 		const ctx = new AgentContext(deciding.agent, stream, this, model, deciding.keyPrefix, deciding.now, deciding.out, false);
 		ctx.speculative = true;
 		ctx.foreseen = true;
-		// once the deciding step has run, it decided without this
-		ctx.needed = () => this.state.step <= r.commitStep;
+		// whether `id` is in a conversation when the step decides: one under way, or begun before
+		// then by a foreseen decision (answered)
+		const chatting = (id: string) =>
+			this.state.talks?.some((t) => t.agents.includes(id) && t.commitStep > r.commitStep) === true ||
+			this.talkBegunFor(model, id, r.commitStep - this.talkSteps()) < r.commitStep;
+		// once the deciding step has run, it decided without this; nor once a decision before it in
+		// its chain has taken the agent elsewhere, or the agent or the one it sees is in a conversation then
+		ctx.needed = () => this.state.step <= r.commitStep && chain?.live() !== false && !chatting(ctx.agent.id) && !(r.agent !== undefined && chatting(r.agent));
 		let foreseen = this.talksForeseen.get(model);
 		if (!foreseen) this.talksForeseen.set(model, (foreseen = new Map()));
+		let begun = this.talksBegun.get(model);
+		if (!begun) this.talksBegun.set(model, (begun = new Set()));
 		let begins: (yes: boolean) => void = () => undefined;
-		if (r.agent) foreseen.set(`${ctx.agent.id}>${r.agent}@${r.commitStep}`, new Promise((resolve) => (begins = resolve)));
+		if (r.agent) {
+			const key = talkKey(ctx.agent.id, r.agent, r.commitStep);
+			foreseen.set(
+				key,
+				new Promise((resolve) => {
+					begins = (yes) => {
+						if (yes) begun.add(key);
+						resolve(yes);
+					};
+				})
+			);
+		}
 		try {
-			const decision = await decideReaction(ctx, r, chain?.recalled);
+			const decision = await decideReaction(ctx, r, chain?.recalled, chain?.ready);
 			const talks = decision?.talk === true && r.agent !== undefined;
 			chain?.decided(!talks && !decision?.reaction);
 			const goes = !(talks || decision?.reaction) || !chain || (await chain.before);
@@ -1268,9 +1338,8 @@ export class Simulation {
 		// one of them first
 		const order = (id: string) => s.agents.findIndex((a) => a.id === id);
 		for (const [key, begins] of this.talksForeseen.get(model) ?? []) {
-			const [z, rest] = key.split('>');
-			const [w, at] = rest.split('@');
-			if (Number(at) !== step || order(z) >= order(x) || (z !== y && w !== x && w !== y)) continue;
+			const { x: z, y: w, step: at } = ofTalkKey(key);
+			if (at !== step || order(z) >= order(x) || (z !== y && w !== x && w !== y)) continue;
 			if (await begins) return;
 		}
 		const time = timeAtStep(this.world.start, this.world.secondsPerStep, step);

@@ -118,6 +118,11 @@ beforeAll(async () => {
 		const response = await handle({ event, resolve } as never);
 		await setResponse(res, response);
 	});
+	// an answer sent before the body is read closes the connection as `npm start`'s server does
+	// (the script is plain JavaScript, outside the type-checked sources)
+	const start = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'scripts', 'start.js');
+	const { closeEarlyAnswers } = (await import(/* @vite-ignore */ start)) as { closeEarlyAnswers: (server: http.Server) => void };
+	closeEarlyAnswers(server);
 	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 	port = (server.address() as AddressInfo).port;
 	base = `http://127.0.0.1:${port}`;
